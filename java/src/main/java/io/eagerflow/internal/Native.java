@@ -1,0 +1,122 @@
+package io.eagerflow.internal;
+
+/**
+ * The one class that declares {@code native} methods; nothing else in Java calls JNI.
+ *
+ * <p>Sessions cross as the pointer {@link #newSession} returned ({@code 0} names the
+ * process-wide table of standalone tensors); tensors cross as handles. Callers guarantee that
+ * no call uses a session pointer after {@link #closeSession}. Every method may throw the
+ * exception its Rust error maps to: {@link IllegalArgumentException}, {@link
+ * IllegalStateException}, {@link IndexOutOfBoundsException}, {@link
+ * UnsupportedOperationException}, {@code NativeMemoryExhaustedException}, or a {@link
+ * RuntimeException} for a panic.
+ */
+public final class Native {
+  /** Reason codes for {@link #free} and {@link #freeMany}. */
+  public static final int FREED_EXPLICITLY = 0;
+
+  public static final int FREED_BY_CLEANUP = 1;
+
+  static {
+    NativeLibrary.load();
+  }
+
+  private Native() {}
+
+  /** Makes sure the library is loaded (the static initializer does the work). */
+  public static void ensureLoaded() {}
+
+  public static native String version();
+
+  /** Test hook: panics in Rust with {@code message}. */
+  public static native void panicForTest(String message);
+
+  /** Test hook: returns each Rust error kind (0 to 4) as its Java exception. */
+  public static native void failForTest(int kind);
+
+  /** A new session; {@code maxBytes <= 0} means no hard limit. */
+  public static native long newSession(long maxBytes);
+
+  /** Frees everything the session holds, writes its final stats, and deletes it. */
+  public static native void closeSession(long session, long[] statsOut);
+
+  /** Writes 8 counters, in {@code SessionStats} order. */
+  public static native void stats(long session, long[] out);
+
+  /** Writes live bytes, peak bytes, live tensors and pooled bytes of the process. */
+  public static native void memoryStats(long[] out);
+
+  public static native int opIndex(String type);
+
+  public static native String opName(int op);
+
+  public static native long execute1(long session, int op, long x);
+
+  public static native long execute2(long session, int op, long x, long y);
+
+  /**
+   * Runs an op with input lists ({@code listLens[i]} is -1 for a single input) and attributes
+   * encoded as records {@code [name index, kind, count, payload...]} over {@code attrStrings}.
+   */
+  public static native long[] execute(
+      long session, int op, long[] inputs, int[] listLens, long[] attrs, String[] attrStrings);
+
+  /** {@code [dtype code, rank, dims...]}. */
+  public static native long[] describe(long session, long handle);
+
+  public static native boolean free(long session, long handle, int reason);
+
+  public static native int freeMany(long session, long[] handles, int count, int reason);
+
+  public static native void countGcRequest(long session);
+
+  public static native long copyTensor(long dstSession, long srcSession, long handle);
+
+  public static native long fromFloats(long session, long[] shape, float[] data);
+
+  public static native long fromDoubles(long session, long[] shape, double[] data);
+
+  public static native long fromInts(long session, long[] shape, int[] data);
+
+  public static native long fromLongs(long session, long[] shape, long[] data);
+
+  public static native long fromBytes(long session, long[] shape, byte[] data);
+
+  public static native long fromBooleans(long session, long[] shape, boolean[] data);
+
+  public static native void readFloats(long session, long handle, long offset, float[] dst);
+
+  public static native void readDoubles(long session, long handle, long offset, double[] dst);
+
+  public static native void readInts(long session, long handle, long offset, int[] dst);
+
+  public static native void readLongs(long session, long handle, long offset, long[] dst);
+
+  public static native void readBytes(long session, long handle, long offset, byte[] dst);
+
+  public static native void readBooleans(long session, long handle, long offset, boolean[] dst);
+
+  public static native void writeFloats(long session, long handle, long offset, float[] src);
+
+  public static native void writeDoubles(long session, long handle, long offset, double[] src);
+
+  public static native void writeInts(long session, long handle, long offset, int[] src);
+
+  public static native void writeLongs(long session, long handle, long offset, long[] src);
+
+  public static native void writeBytes(long session, long handle, long offset, byte[] src);
+
+  public static native void writeBooleans(long session, long handle, long offset, boolean[] src);
+
+  public static native float getFloat(long session, long handle, long index);
+
+  public static native double getDouble(long session, long handle, long index);
+
+  public static native int getInt(long session, long handle, long index);
+
+  public static native long getLong(long session, long handle, long index);
+
+  public static native byte getByte(long session, long handle, long index);
+
+  public static native boolean getBoolean(long session, long handle, long index);
+}

@@ -1,0 +1,271 @@
+//! A generation-checked slab: Java holds `u64` handles, never pointers, so a
+//! stale or foreign handle is an error instead of a use-after-free.
+//!
+//! A handle packs `index` (bits 0..32), the slot's `generation` (32..56) and
+//! the table's `tag` (56..63; bit 63 stays clear so handles are positive
+//! `jlong`s). Freeing a slot bumps its generation; a slot whose generation
+//! would wrap is retired rather than reused, so an old handle can never
+//! become valid again.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use crate::error::{Error, Result};
+
+const INDEX_BITS: u32 = 32;
+const GEN_BITS: u32 = 24;
+const GEN_MAX: u32 = (1 << GEN_BITS) - 1;
+const TAG_MAX: u32 = 127;
+
+static NEXT_TAG: AtomicU32 = AtomicU32::new(0);
+
+struct Slot<T> {
+    generation: u32,
+    value: Option<T>,
+}
+
+struct Slab<T> {
+    slots: Vec<Slot<T>>,
+    free: Vec<u32>,
+    live: usize,
+}
+
+/// A thread-safe table of values addressed by generation-checked handles.
+/// The lock is held only to move a value in or out, never while a value is
+/// dropped or used.
+pub struct HandleTable<T> {
+    tag: u32,
+    slab: Mutex<Slab<T>>,
+}
+
+impl<T: Clone> Default for HandleTable<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Clone> HandleTable<T> {
+    pub fn new() -> HandleTable<T> {
+        // Tags 1..=127 in turn: a handle from another table is caught unless the
+        // tags collide, and even then it can only name a live value of that table.
+        let tag = NEXT_TAG.fetch_add(1, Ordering::Relaxed) % TAG_MAX + 1;
+        HandleTable {
+            tag,
+            slab: Mutex::new(Slab {
+                slots: Vec::new(),
+                free: Vec::new(),
+                live: 0,
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Slab<T>> {
+        // A panic while holding this lock cannot leave the slab inconsistent
+        // (every mutation is a single assignment), so poisoning is ignored.
+        self.slab.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn encode(&self, index: u32, generation: u32) -> u64 {
+        u64::from(index) | (u64::from(generation) << INDEX_BITS) | (u64::from(self.tag) << 56)
+    }
+
+    fn decode(&self, handle: u64) -> Result<(usize, u32)> {
+        let tag = (handle >> 56) as u32;
+        if tag != self.tag {
+            return Err(Error::state(format!(
+                "handle {handle:#x} does not belong to this session"
+            )));
+        }
+        let index = (handle & 0xffff_ffff) as usize;
+        let generation = ((handle >> INDEX_BITS) as u32) & GEN_MAX;
+        Ok((index, generation))
+    }
+
+    /// Stores `value` and returns its handle.
+    pub fn insert(&self, value: T) -> Result<u64> {
+        let mut slab = self.lock();
+        let index = match slab.free.pop() {
+            Some(i) => i,
+            None => {
+                let i = u32::try_from(slab.slots.len())
+                    .map_err(|_| Error::state("handle table is full"))?;
+                slab.slots
+                    .try_reserve(1)
+                    .map_err(|_| Error::state("handle table cannot grow"))?;
+                slab.slots.push(Slot {
+                    generation: 1,
+                    value: None,
+                });
+                i
+            }
+        };
+        let slot = &mut slab.slots[index as usize];
+        slot.value = Some(value);
+        let generation = slot.generation;
+        slab.live += 1;
+        Ok(self.encode(index, generation))
+    }
+
+    /// Stores every value, all or none.
+    pub fn insert_all(&self, values: Vec<T>) -> Result<Vec<u64>> {
+        let mut handles = Vec::with_capacity(values.len());
+        for v in values {
+            match self.insert(v) {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    drop(self.remove_many(&handles));
+                    return Err(e);
+                }
+            }
+        }
+        Ok(handles)
+    }
+
+    /// A clone of the value behind `handle`.
+    pub fn get(&self, handle: u64) -> Result<T> {
+        let (index, generation) = self.decode(handle)?;
+        let slab = self.lock();
+        match slab.slots.get(index) {
+            Some(Slot {
+                generation: g,
+                value: Some(v),
+            }) if *g == generation => Ok(v.clone()),
+            _ => Err(Error::state(format!(
+                "tensor handle {handle:#x} has been released"
+            ))),
+        }
+    }
+
+    /// Clones of the values behind `handles`, taken under one lock.
+    pub fn get_many(&self, handles: &[u64], out: &mut Vec<T>) -> Result<()> {
+        let decoded: Vec<(usize, u32)> = handles
+            .iter()
+            .map(|&h| self.decode(h))
+            .collect::<Result<_>>()?;
+        let slab = self.lock();
+        for (&(index, generation), &handle) in decoded.iter().zip(handles) {
+            match slab.slots.get(index) {
+                Some(Slot {
+                    generation: g,
+                    value: Some(v),
+                }) if *g == generation => out.push(v.clone()),
+                _ => {
+                    return Err(Error::state(format!(
+                        "tensor handle {handle:#x} has been released"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `f` on the value behind `handle` under the table's lock (for rare
+    /// in-place writes to standalone tensors).
+    pub fn update<R>(&self, handle: u64, f: impl FnOnce(&mut T) -> Result<R>) -> Result<R> {
+        let (index, generation) = self.decode(handle)?;
+        let mut slab = self.lock();
+        match slab.slots.get_mut(index) {
+            Some(Slot {
+                generation: g,
+                value: Some(v),
+            }) if *g == generation => f(v),
+            _ => Err(Error::state(format!(
+                "tensor handle {handle:#x} has been released"
+            ))),
+        }
+    }
+
+    fn take(&self, slab: &mut Slab<T>, handle: u64) -> Option<T> {
+        let (index, generation) = self.decode(handle).ok()?;
+        let slot = slab.slots.get_mut(index)?;
+        if slot.generation != generation || slot.value.is_none() {
+            return None;
+        }
+        let value = slot.value.take();
+        slot.generation += 1;
+        if slot.generation < GEN_MAX {
+            slab.free.push(index as u32);
+        }
+        slab.live -= 1;
+        value
+    }
+
+    /// Takes the value out; `None` if the handle was already removed or is foreign.
+    /// The caller drops the value, outside the lock.
+    pub fn remove(&self, handle: u64) -> Option<T> {
+        let mut slab = self.lock();
+        self.take(&mut slab, handle)
+    }
+
+    /// Takes out every value still present, under one lock.
+    pub fn remove_many(&self, handles: &[u64]) -> Vec<T> {
+        let mut slab = self.lock();
+        handles
+            .iter()
+            .filter_map(|&h| self.take(&mut slab, h))
+            .collect()
+    }
+
+    /// Takes out every value.
+    pub fn drain(&self) -> Vec<T> {
+        let mut slab = self.lock();
+        let slab = &mut *slab;
+        let mut out = Vec::with_capacity(slab.live);
+        for (i, slot) in slab.slots.iter_mut().enumerate() {
+            if let Some(v) = slot.value.take() {
+                out.push(v);
+                slot.generation += 1;
+                if slot.generation < GEN_MAX {
+                    slab.free.push(i as u32);
+                }
+            }
+        }
+        slab.live = 0;
+        out
+    }
+
+    pub fn len(&self) -> usize {
+        self.lock().live
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_and_foreign_handles_are_errors() -> Result<()> {
+        let t = HandleTable::<u32>::new();
+        let other = HandleTable::<u32>::new();
+        let h = t.insert(7)?;
+        assert!(h > 0 && (h as i64) > 0);
+        assert_eq!(t.get(h)?, 7);
+        assert!(other.get(h).is_err());
+        assert_eq!(t.remove(h), Some(7));
+        assert!(t.get(h).is_err());
+        assert_eq!(t.remove(h), None);
+        let h2 = t.insert(8)?;
+        assert_ne!(h, h2, "a reused slot has a new generation");
+        assert!(t.get(h).is_err());
+        assert_eq!(t.len(), 1);
+        assert_eq!(t.drain(), vec![8]);
+        assert!(t.is_empty());
+        Ok(())
+    }
+
+    #[test]
+    fn exhausted_generation_retires_slot() -> Result<()> {
+        let t = HandleTable::<u32>::new();
+        t.insert(1)?;
+        t.lock().slots[0].generation = GEN_MAX - 1;
+        assert_eq!(t.remove(t.encode(0, GEN_MAX - 1)), Some(1));
+        // slot 0 reached GEN_MAX and is retired: the next insert gets a new slot
+        let h2 = t.insert(3)?;
+        assert_eq!(h2 & 0xffff_ffff, 1);
+        Ok(())
+    }
+}

@@ -1,0 +1,569 @@
+//! `native` methods of `io.eagerflow.internal.Native`. Each is a thin shell:
+//! decode, call the core, encode; [`boundary`] handles errors and panics.
+
+use jni::EnvUnowned;
+use jni::objects::{
+    JBooleanArray, JByteArray, JClass, JDoubleArray, JFloatArray, JIntArray, JLongArray,
+    JObjectArray, JPrimitiveArray, JString, TypeArray,
+};
+use jni::sys::{jboolean, jint, jlong};
+
+use super::{
+    Failure, boundary, dims, long_array, session_from_raw, session_into_raw, session_ref,
+    string_array,
+};
+use crate::error::Error;
+use crate::ops::{Attrs, Registry};
+use crate::session::{FreeReason, Session, SessionOptions, SessionStats};
+use crate::tensor::{GlobalMemory, pool};
+
+fn stats_array(s: &SessionStats) -> [i64; 8] {
+    [
+        s.live_tensors as i64,
+        s.live_bytes as i64,
+        s.peak_bytes as i64,
+        s.created as i64,
+        s.freed_explicitly as i64,
+        s.freed_by_cleanup as i64,
+        s.freed_at_close as i64,
+        s.gc_requests as i64,
+    ]
+}
+
+fn index(i: jlong, what: &str) -> Result<usize, Failure> {
+    usize::try_from(i).map_err(|_| Failure::Core(Error::OutOfRange(format!("negative {what} {i}"))))
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_version<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+) -> JString<'l> {
+    boundary(&mut env, "version", |env| {
+        Ok(JString::from_str(env, crate::VERSION)?)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_panicForTest<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    message: JString<'l>,
+) {
+    boundary(&mut env, "panicForTest", |env| {
+        let message = message.try_to_string(env)?;
+        panic!("{message}")
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_failForTest<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    kind: jint,
+) {
+    boundary(&mut env, "failForTest", |_| {
+        Err(Failure::Core(match kind {
+            0 => Error::invalid("test: invalid argument"),
+            1 => Error::state("test: illegal state"),
+            2 => Error::OutOfRange("test: out of range".into()),
+            3 => Error::Unsupported("test: unsupported".into()),
+            _ => Error::MemoryExhausted {
+                requested: 1,
+                live: 2,
+                limit: Some(3),
+            },
+        }))
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_newSession<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    max_bytes: jlong,
+) -> jlong {
+    boundary(&mut env, "newSession", |_| {
+        let options = SessionOptions {
+            max_bytes: u64::try_from(max_bytes).ok().filter(|&b| b > 0),
+        };
+        Ok(session_into_raw(Session::new(options)))
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_closeSession<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    session: jlong,
+    stats_out: JLongArray<'l>,
+) {
+    boundary(&mut env, "closeSession", |env| {
+        if session == 0 {
+            return Err(Failure::Core(Error::invalid("no session to close")));
+        }
+        // SAFETY: Java calls this once per session, after every other call on
+        // it has returned (EagerSession's close protocol).
+        let session = unsafe { session_from_raw(session) };
+        session.free_all();
+        let stats = session.stats();
+        drop(session);
+        if !stats_out.is_null() {
+            stats_out.set_region(env, 0, &stats_array(&stats))?;
+        }
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_stats<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    session: jlong,
+    out: JLongArray<'l>,
+) {
+    boundary(&mut env, "stats", |env| {
+        // SAFETY: Java holds the session open for the duration of the call.
+        let session = unsafe { session_ref(session) };
+        out.set_region(env, 0, &stats_array(&session.stats()))?;
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_memoryStats<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    out: JLongArray<'l>,
+) {
+    boundary(&mut env, "memoryStats", |env| {
+        let g = GlobalMemory::get();
+        let values = [
+            g.live_bytes() as i64,
+            g.peak_bytes() as i64,
+            g.live_tensors() as i64,
+            pool::idle_bytes() as i64,
+        ];
+        out.set_region(env, 0, &values)?;
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_opIndex<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    op_type: JString<'l>,
+) -> jint {
+    boundary(&mut env, "opIndex", |env| {
+        let name = op_type.try_to_string(env)?;
+        Ok(Registry::global().lookup(&name)? as jint)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_opName<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    op: jint,
+) -> JString<'l> {
+    boundary(&mut env, "opName", |env| {
+        let def = Registry::global().def(op as usize)?;
+        Ok(JString::from_str(env, def.name)?)
+    })
+}
+
+fn single_output(handles: Vec<u64>) -> Result<jlong, Failure> {
+    match handles.as_slice() {
+        [h] => Ok(*h as jlong),
+        _ => Err(Failure::Core(Error::invalid(format!(
+            "op has {} outputs; use the general execute",
+            handles.len()
+        )))),
+    }
+}
+
+/// Fast path: a one-input, one-output op with no attributes.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_execute1<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    session: jlong,
+    op: jint,
+    x: jlong,
+) -> jlong {
+    boundary(&mut env, "execute1", |_| {
+        // SAFETY: Java holds the session open for the duration of the call.
+        let session = unsafe { session_ref(session) };
+        const NO_ATTRS: Attrs = Attrs::new();
+        single_output(session.execute(op as usize, &[x as u64], None, &NO_ATTRS)?)
+    })
+}
+
+/// Fast path: a two-input, one-output op with no attributes.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_execute2<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    session: jlong,
+    op: jint,
+    x: jlong,
+    y: jlong,
+) -> jlong {
+    boundary(&mut env, "execute2", |_| {
+        // SAFETY: Java holds the session open for the duration of the call.
+        let session = unsafe { session_ref(session) };
+        const NO_ATTRS: Attrs = Attrs::new();
+        single_output(session.execute(op as usize, &[x as u64, y as u64], None, &NO_ATTRS)?)
+    })
+}
+
+/// The general path: input lists and attributes (see `Attrs::decode`).
+#[allow(clippy::too_many_arguments)]
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    session_ptr: jlong,
+    op: jint,
+    inputs: JLongArray<'l>,
+    list_lens: JIntArray<'l>,
+    attrs: JLongArray<'l>,
+    attr_strings: JObjectArray<'l, JString<'l>>,
+) -> JLongArray<'l> {
+    boundary(&mut env, "execute", |env| {
+        // SAFETY: Java holds the session open for the duration of the call.
+        let session = unsafe { session_ref(session_ptr) };
+        let handles: Vec<u64> = long_array(env, &inputs)?
+            .into_iter()
+            .map(|h| h as u64)
+            .collect();
+        let lens = if list_lens.is_null() {
+            None
+        } else {
+            let mut v = vec![0i32; list_lens.len(env)?];
+            list_lens.get_region(env, 0, &mut v)?;
+            Some(v)
+        };
+        let encoded = long_array(env, &attrs)?;
+        let names = string_array(env, &attr_strings)?;
+        let attrs = Attrs::decode(&encoded, &names, |table, handle| {
+            let owner = if table == 0 {
+                Session::standalone()
+            } else {
+                session
+            };
+            Ok((*owner.tensor(handle)?).clone())
+        })
+        .map_err(|e| {
+            let name = Registry::global().def(op as usize).map_or("op", |d| d.name);
+            e.in_op(name)
+        })?;
+        let outputs = session.execute(op as usize, &handles, lens.as_deref(), &attrs)?;
+        let out = env.new_long_array(outputs.len())?;
+        let outputs: Vec<i64> = outputs.into_iter().map(|h| h as i64).collect();
+        out.set_region(env, 0, &outputs)?;
+        Ok(out)
+    })
+}
+
+/// `[dtype code, rank, dims...]` of a tensor.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_describe<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    session: jlong,
+    handle: jlong,
+) -> JLongArray<'l> {
+    boundary(&mut env, "describe", |env| {
+        // SAFETY: Java holds the session open for the duration of the call.
+        let session = unsafe { session_ref(session) };
+        let t = session.tensor(handle as u64)?;
+        let mut info = Vec::with_capacity(2 + t.rank());
+        info.push(i64::from(t.dtype().code()));
+        info.push(t.rank() as i64);
+        info.extend(t.shape().iter().map(|&d| d as i64));
+        let out = env.new_long_array(info.len())?;
+        out.set_region(env, 0, &info)?;
+        Ok(out)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_free<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    session: jlong,
+    handle: jlong,
+    reason: jint,
+) -> jboolean {
+    boundary(&mut env, "free", |_| {
+        // SAFETY: Java holds the session open for the duration of the call.
+        let session = unsafe { session_ref(session) };
+        Ok(session.free(handle as u64, FreeReason::from_code(reason)?))
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_freeMany<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    session: jlong,
+    handles: JLongArray<'l>,
+    count: jint,
+    reason: jint,
+) -> jint {
+    boundary(&mut env, "freeMany", |env| {
+        // SAFETY: Java holds the session open for the duration of the call.
+        let session = unsafe { session_ref(session) };
+        let n = usize::try_from(count).unwrap_or(0).min(handles.len(env)?);
+        let mut buf = vec![0i64; n];
+        handles.get_region(env, 0, &mut buf)?;
+        let buf: Vec<u64> = buf.into_iter().map(|h| h as u64).collect();
+        Ok(session.free_many(&buf, FreeReason::from_code(reason)?) as jint)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_countGcRequest<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    session: jlong,
+) {
+    boundary(&mut env, "countGcRequest", |_| {
+        // SAFETY: Java holds the session open for the duration of the call.
+        unsafe { session_ref(session) }.count_gc_request();
+        Ok(())
+    })
+}
+
+/// A deep copy of a tensor from one table into another (`constantOf`).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_copyTensor<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    dst_session: jlong,
+    src_session: jlong,
+    handle: jlong,
+) -> jlong {
+    boundary(&mut env, "copyTensor", |_| {
+        // SAFETY: Java holds both sessions open for the duration of the call.
+        let (dst, src) = unsafe { (session_ref(dst_session), session_ref(src_session)) };
+        let t = src.tensor(handle as u64)?;
+        Ok(dst.insert(t.deep_copy(dst.account())?)? as jlong)
+    })
+}
+
+/// Per element type: create from a Java array, bulk read, bulk write, and
+/// read one element. Arrays cross in one region copy, never per element.
+macro_rules! typed_exports {
+    ($t:ty, $jarray:ident, $from:ident, $read:ident, $write:ident, $get:ident,
+     $to_rust:expr, $to_java:expr, $jt:ty) => {
+        #[unsafe(no_mangle)]
+        pub extern "system" fn $from<'l>(
+            mut env: EnvUnowned<'l>,
+            _class: JClass<'l>,
+            session: jlong,
+            shape: JLongArray<'l>,
+            data: $jarray<'l>,
+        ) -> jlong {
+            boundary(&mut env, stringify!($from), |env| {
+                // SAFETY: Java holds the session open for the duration of the call.
+                let session = unsafe { session_ref(session) };
+                let shape = dims(&long_array(env, &shape)?)?;
+                let n = crate::tensor::num_elements(&shape)?;
+                let len = data.len(env)?;
+                if len != n {
+                    return Err(Failure::Core(Error::invalid(format!(
+                        "shape {shape:?} needs {n} elements but the array has {len}"
+                    ))));
+                }
+                let mut a = crate::tensor::Allocation::<$t>::new_initialized(session.account(), n)?;
+                <$t as FromJava<$jt>>::fill(env, &data, &mut a.data)?;
+                Ok(session.insert(a.into_tensor(shape)?)? as jlong)
+            })
+        }
+
+        #[unsafe(no_mangle)]
+        pub extern "system" fn $read<'l>(
+            mut env: EnvUnowned<'l>,
+            _class: JClass<'l>,
+            session: jlong,
+            handle: jlong,
+            offset: jlong,
+            dst: $jarray<'l>,
+        ) {
+            boundary(&mut env, stringify!($read), |env| {
+                // SAFETY: Java holds the session open for the duration of the call.
+                let session = unsafe { session_ref(session) };
+                let t = session.tensor(handle as u64)?;
+                let src = t.as_slice::<$t>()?;
+                let offset = index(offset, "offset")?;
+                let n = dst.len(env)?;
+                let part = offset
+                    .checked_add(n)
+                    .and_then(|end| src.get(offset..end))
+                    .ok_or_else(|| {
+                        Failure::Core(Error::OutOfRange(format!(
+                            "reading {n} elements at {offset} from a tensor of {}",
+                            src.len()
+                        )))
+                    })?;
+                let raw: Vec<$jt> = part.iter().map(|&v| $to_java(v)).collect();
+                dst.set_region(env, 0, &raw)?;
+                Ok(())
+            })
+        }
+
+        #[unsafe(no_mangle)]
+        pub extern "system" fn $write<'l>(
+            mut env: EnvUnowned<'l>,
+            _class: JClass<'l>,
+            session: jlong,
+            handle: jlong,
+            offset: jlong,
+            src: $jarray<'l>,
+        ) {
+            boundary(&mut env, stringify!($write), |env| {
+                // SAFETY: Java holds the session open for the duration of the call.
+                let session = unsafe { session_ref(session) };
+                let mut raw: Vec<$jt> = vec![<$jt>::default(); src.len(env)?];
+                src.get_region(env, 0, &mut raw)?;
+                let values: Vec<$t> = raw.into_iter().map($to_rust).collect();
+                session.write::<$t>(handle as u64, index(offset, "offset")?, &values)?;
+                Ok(())
+            })
+        }
+
+        #[unsafe(no_mangle)]
+        pub extern "system" fn $get<'l>(
+            mut env: EnvUnowned<'l>,
+            _class: JClass<'l>,
+            session: jlong,
+            handle: jlong,
+            at: jlong,
+        ) -> $jt {
+            boundary(&mut env, stringify!($get), |_| {
+                // SAFETY: Java holds the session open for the duration of the call.
+                let session = unsafe { session_ref(session) };
+                let t = session.tensor(handle as u64)?;
+                let src = t.as_slice::<$t>()?;
+                let i = index(at, "index")?;
+                let v = src.get(i).ok_or_else(|| {
+                    Failure::Core(Error::OutOfRange(format!(
+                        "index {i} is out of range for a tensor of {} elements",
+                        src.len()
+                    )))
+                })?;
+                Ok($to_java(*v))
+            })
+        }
+    };
+}
+
+/// Copies a Java primitive array into Rust elements: straight into the
+/// buffer when the types agree, converting otherwise (`byte` to UINT8).
+trait FromJava<J: TypeArray>: Sized {
+    fn fill(
+        env: &jni::Env<'_>,
+        src: &JPrimitiveArray<'_, J>,
+        out: &mut [Self],
+    ) -> Result<(), Failure>;
+}
+
+impl<T: TypeArray> FromJava<T> for T {
+    fn fill(
+        env: &jni::Env<'_>,
+        src: &JPrimitiveArray<'_, T>,
+        out: &mut [T],
+    ) -> Result<(), Failure> {
+        src.get_region(env, 0, out)?;
+        Ok(())
+    }
+}
+
+impl FromJava<i8> for u8 {
+    fn fill(
+        env: &jni::Env<'_>,
+        src: &JPrimitiveArray<'_, i8>,
+        out: &mut [u8],
+    ) -> Result<(), Failure> {
+        let mut raw = vec![0i8; out.len()];
+        src.get_region(env, 0, &mut raw)?;
+        for (o, r) in out.iter_mut().zip(raw) {
+            *o = r as u8;
+        }
+        Ok(())
+    }
+}
+
+fn same<T>(v: T) -> T {
+    v
+}
+
+typed_exports!(
+    f32,
+    JFloatArray,
+    Java_io_eagerflow_internal_Native_fromFloats,
+    Java_io_eagerflow_internal_Native_readFloats,
+    Java_io_eagerflow_internal_Native_writeFloats,
+    Java_io_eagerflow_internal_Native_getFloat,
+    same,
+    same,
+    f32
+);
+typed_exports!(
+    f64,
+    JDoubleArray,
+    Java_io_eagerflow_internal_Native_fromDoubles,
+    Java_io_eagerflow_internal_Native_readDoubles,
+    Java_io_eagerflow_internal_Native_writeDoubles,
+    Java_io_eagerflow_internal_Native_getDouble,
+    same,
+    same,
+    f64
+);
+typed_exports!(
+    i32,
+    JIntArray,
+    Java_io_eagerflow_internal_Native_fromInts,
+    Java_io_eagerflow_internal_Native_readInts,
+    Java_io_eagerflow_internal_Native_writeInts,
+    Java_io_eagerflow_internal_Native_getInt,
+    same,
+    same,
+    i32
+);
+typed_exports!(
+    i64,
+    JLongArray,
+    Java_io_eagerflow_internal_Native_fromLongs,
+    Java_io_eagerflow_internal_Native_readLongs,
+    Java_io_eagerflow_internal_Native_writeLongs,
+    Java_io_eagerflow_internal_Native_getLong,
+    same,
+    same,
+    i64
+);
+typed_exports!(
+    u8,
+    JByteArray,
+    Java_io_eagerflow_internal_Native_fromBytes,
+    Java_io_eagerflow_internal_Native_readBytes,
+    Java_io_eagerflow_internal_Native_writeBytes,
+    Java_io_eagerflow_internal_Native_getByte,
+    |b: i8| b as u8,
+    |b: u8| b as i8,
+    i8
+);
+typed_exports!(
+    bool,
+    JBooleanArray,
+    Java_io_eagerflow_internal_Native_fromBooleans,
+    Java_io_eagerflow_internal_Native_readBooleans,
+    Java_io_eagerflow_internal_Native_writeBooleans,
+    Java_io_eagerflow_internal_Native_getBoolean,
+    same,
+    same,
+    bool
+);

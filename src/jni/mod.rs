@@ -1,0 +1,188 @@
+//! The JNI boundary: the only module that touches JNI types or `unsafe`.
+//!
+//! Every export has one shape: [`boundary`] decodes arguments, calls the safe
+//! core, encodes the result, and turns an `Err` or a panic into a pending Java
+//! exception with a neutral return value.
+
+mod exports;
+
+use std::any::Any;
+
+use jni::errors::ErrorPolicy;
+use jni::objects::{JLongArray, JObjectArray, JString};
+use jni::strings::JNIString;
+use jni::sys::jlong;
+use jni::{Env, EnvUnowned, jni_str};
+
+use crate::error::Error;
+use crate::session::Session;
+
+/// What can go wrong inside an export.
+enum Failure {
+    Core(Error),
+    Jni(jni::errors::Error),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        Failure::Core(e)
+    }
+}
+
+impl From<jni::errors::Error> for Failure {
+    fn from(e: jni::errors::Error) -> Failure {
+        Failure::Jni(e)
+    }
+}
+
+type Res<T> = std::result::Result<T, Failure>;
+
+/// Maps core errors to JDK exceptions by variant, and panics to a
+/// `RuntimeException` naming the export.
+struct ThrowJava;
+
+fn exception_class(e: &Error) -> &'static jni::strings::JNIStr {
+    match e {
+        Error::InvalidArgument(_) => jni_str!("java/lang/IllegalArgumentException"),
+        Error::IllegalState(_) => jni_str!("java/lang/IllegalStateException"),
+        Error::OutOfRange(_) => jni_str!("java/lang/IndexOutOfBoundsException"),
+        Error::Unsupported(_) => jni_str!("java/lang/UnsupportedOperationException"),
+        Error::MemoryExhausted { .. } => jni_str!("io/eagerflow/NativeMemoryExhaustedException"),
+    }
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> &str {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s
+    } else {
+        "unknown panic payload"
+    }
+}
+
+impl<T: Default> ErrorPolicy<T, Failure> for ThrowJava {
+    type Captures<'unowned_env_local: 'native_method, 'native_method> = &'static str;
+
+    fn on_error<'unowned_env_local: 'native_method, 'native_method>(
+        env: &mut Env<'unowned_env_local>,
+        what: &mut &'static str,
+        err: Failure,
+    ) -> jni::errors::Result<T> {
+        if env.exception_check() {
+            // A Java exception is already pending (thrown by a JNI call); it wins.
+            return Ok(T::default());
+        }
+        match err {
+            Failure::Core(e) => env.throw_new(exception_class(&e), JNIString::from(e.to_string())),
+            Failure::Jni(e) => env.throw_new(
+                jni_str!("java/lang/RuntimeException"),
+                JNIString::from(format!("eagerflow JNI failure in {what}: {e}")),
+            ),
+        }
+        .or_else(|e| match e {
+            jni::errors::Error::JavaException => Ok(()),
+            e => Err(e),
+        })?;
+        Ok(T::default())
+    }
+
+    fn on_panic<'unowned_env_local: 'native_method, 'native_method>(
+        env: &mut Env<'unowned_env_local>,
+        what: &mut &'static str,
+        payload: Box<dyn Any + Send + 'static>,
+    ) -> jni::errors::Result<T> {
+        if env.exception_check() {
+            env.exception_clear();
+        }
+        let msg = format!(
+            "eagerflow panicked in {what}: {}",
+            panic_message(payload.as_ref())
+        );
+        match env.throw_new(jni_str!("java/lang/RuntimeException"), JNIString::from(msg)) {
+            Ok(()) | Err(jni::errors::Error::JavaException) => Ok(T::default()),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// The one choke point every export goes through.
+fn boundary<'local, T: Default>(
+    env: &mut EnvUnowned<'local>,
+    what: &'static str,
+    f: impl FnOnce(&mut Env<'local>) -> Res<T>,
+) -> T {
+    env.with_env(f).resolve_with::<ThrowJava, _>(|| what)
+}
+
+/// Turns a session pointer from Java into a reference; 0 names the
+/// process-wide table of standalone tensors.
+///
+/// # Safety
+/// A non-zero `ptr` must come from [`session_into_raw`] and must not have been
+/// passed to [`session_from_raw`] yet. Java guarantees this: `EagerSession`
+/// lets no call start after `close()` begins and waits for calls in flight
+/// before freeing the pointer.
+unsafe fn session_ref<'a>(ptr: jlong) -> &'a Session {
+    if ptr == 0 {
+        Session::standalone()
+    } else {
+        // SAFETY: per this function's contract the pointer came from
+        // `Arc::into_raw` and the Arc it owns is still alive.
+        unsafe { &*(ptr as usize as *const Session) }
+    }
+}
+
+fn session_into_raw(session: Session) -> jlong {
+    std::sync::Arc::into_raw(std::sync::Arc::new(session)) as usize as jlong
+}
+
+/// Reclaims and drops a session made by [`session_into_raw`].
+///
+/// # Safety
+/// `ptr` must come from [`session_into_raw`], be non-zero, and be passed here
+/// once, after every call using it has returned.
+unsafe fn session_from_raw(ptr: jlong) -> std::sync::Arc<Session> {
+    // SAFETY: per this function's contract we own the Arc behind `ptr`.
+    unsafe { std::sync::Arc::from_raw(ptr as usize as *const Session) }
+}
+
+/// Copies a Java `long[]` (or `null`, giving an empty vector) in one call.
+fn long_array(env: &Env<'_>, array: &JLongArray<'_>) -> Res<Vec<i64>> {
+    if array.is_null() {
+        return Ok(Vec::new());
+    }
+    let mut v = vec![0i64; array.len(env)?];
+    array.get_region(env, 0, &mut v)?;
+    Ok(v)
+}
+
+/// Converts dimensions from Java, rejecting negative ones.
+fn dims(shape: &[i64]) -> Res<Vec<usize>> {
+    shape
+        .iter()
+        .map(|&d| {
+            usize::try_from(d).map_err(|_| {
+                Failure::Core(Error::invalid(format!(
+                    "shape {shape:?} has a negative dimension"
+                )))
+            })
+        })
+        .collect()
+}
+
+fn string_array(env: &mut Env<'_>, array: &JObjectArray<'_, JString<'_>>) -> Res<Vec<String>> {
+    if array.is_null() {
+        return Ok(Vec::new());
+    }
+    let n = array.len(env)?;
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let s: JString<'_> = array.get_element(env, i)?;
+        if s.is_null() {
+            return Err(Failure::Core(Error::invalid("null string in attributes")));
+        }
+        out.push(s.try_to_string(env)?);
+    }
+    Ok(out)
+}

@@ -1,0 +1,21 @@
+//! eagerflow: an eager tensor runtime whose Java face mirrors TensorFlow
+//! Java's eager API. Kernels and sessions know nothing of the JVM; `jni`
+//! is the only module that does.
+
+pub mod dtype;
+pub mod error;
+pub mod handles;
+pub mod ops;
+pub mod session;
+pub mod tensor;
+
+mod jni;
+
+pub use dtype::{DataType, Element};
+pub use error::{Error, Result};
+pub use ops::{AttrValue, Attrs, Registry};
+pub use session::{FreeReason, Session, SessionOptions, SessionStats};
+pub use tensor::{MemoryAccount, Tensor};
+
+/// The library's version, as Java reports it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

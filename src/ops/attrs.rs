@@ -1,0 +1,278 @@
+//! Op attributes: the values callers set with `setAttr`, read by kernels with
+//! TensorFlow's defaults.
+
+use crate::dtype::DataType;
+use crate::error::{Error, Result};
+use crate::tensor::Tensor;
+
+/// One attribute value, as `OperationBuilder.setAttr` can give it.
+#[derive(Clone, Debug)]
+pub enum AttrValue {
+    Int(i64),
+    Ints(Vec<i64>),
+    Float(f32),
+    Floats(Vec<f32>),
+    Bool(bool),
+    Bools(Vec<bool>),
+    Type(DataType),
+    /// Dimensions, `None` for an unknown rank; -1 marks an unknown dimension.
+    Shape(Option<Vec<i64>>),
+    Str(String),
+    Tensor(Tensor),
+}
+
+impl AttrValue {
+    fn kind(&self) -> &'static str {
+        match self {
+            AttrValue::Int(_) => "int",
+            AttrValue::Ints(_) => "list(int)",
+            AttrValue::Float(_) => "float",
+            AttrValue::Floats(_) => "list(float)",
+            AttrValue::Bool(_) => "bool",
+            AttrValue::Bools(_) => "list(bool)",
+            AttrValue::Type(_) => "type",
+            AttrValue::Shape(_) => "shape",
+            AttrValue::Str(_) => "string",
+            AttrValue::Tensor(_) => "tensor",
+        }
+    }
+}
+
+/// The attributes set on one op. Setting a name twice keeps the last value.
+#[derive(Clone, Debug, Default)]
+pub struct Attrs {
+    items: Vec<(String, AttrValue)>,
+}
+
+impl Attrs {
+    pub const fn new() -> Attrs {
+        Attrs { items: Vec::new() }
+    }
+
+    pub fn set(&mut self, name: impl Into<String>, value: AttrValue) {
+        let name = name.into();
+        match self.items.iter_mut().find(|(n, _)| *n == name) {
+            Some(slot) => slot.1 = value,
+            None => self.items.push((name, value)),
+        }
+    }
+
+    /// Builder form of [`Attrs::set`].
+    pub fn with(mut self, name: impl Into<String>, value: AttrValue) -> Attrs {
+        self.set(name, value);
+        self
+    }
+
+    pub fn get(&self, name: &str) -> Option<&AttrValue> {
+        self.items.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &AttrValue)> {
+        self.items.iter().map(|(n, v)| (n.as_str(), v))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    fn wrong(name: &str, want: &str, got: &AttrValue) -> Error {
+        Error::invalid(format!(
+            "attribute '{name}' must be {want} but was set as {}",
+            got.kind()
+        ))
+    }
+
+    pub fn int(&self, name: &str, default: i64) -> Result<i64> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(AttrValue::Int(v)) => Ok(*v),
+            Some(v) => Err(Self::wrong(name, "an int", v)),
+        }
+    }
+
+    pub fn required_int(&self, name: &str) -> Result<i64> {
+        match self.get(name) {
+            None => Err(Error::invalid(format!("attribute '{name}' is required"))),
+            Some(_) => self.int(name, 0),
+        }
+    }
+
+    pub fn float(&self, name: &str, default: f32) -> Result<f32> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(AttrValue::Float(v)) => Ok(*v),
+            Some(v) => Err(Self::wrong(name, "a float", v)),
+        }
+    }
+
+    pub fn bool(&self, name: &str, default: bool) -> Result<bool> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(AttrValue::Bool(v)) => Ok(*v),
+            Some(v) => Err(Self::wrong(name, "a bool", v)),
+        }
+    }
+
+    pub fn ints(&self, name: &str) -> Result<Option<&[i64]>> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(AttrValue::Ints(v)) => Ok(Some(v)),
+            Some(v) => Err(Self::wrong(name, "a list(int)", v)),
+        }
+    }
+
+    pub fn dtype(&self, name: &str) -> Result<Option<DataType>> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(AttrValue::Type(d)) => Ok(Some(*d)),
+            Some(v) => Err(Self::wrong(name, "a type", v)),
+        }
+    }
+
+    pub fn required_dtype(&self, name: &str) -> Result<DataType> {
+        self.dtype(name)?
+            .ok_or_else(|| Error::invalid(format!("attribute '{name}' is required")))
+    }
+
+    pub fn string(&self, name: &str) -> Result<Option<&str>> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(AttrValue::Str(s)) => Ok(Some(s)),
+            Some(v) => Err(Self::wrong(name, "a string", v)),
+        }
+    }
+
+    pub fn tensor(&self, name: &str) -> Result<Option<&Tensor>> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(AttrValue::Tensor(t)) => Ok(Some(t)),
+            Some(v) => Err(Self::wrong(name, "a tensor", v)),
+        }
+    }
+}
+
+/// Attribute kinds in the flat encoding Java sends (`OperationBuilder`):
+/// records of `[name index, kind, count, payload...]`.
+pub mod kind {
+    pub const INT: i64 = 0;
+    pub const INTS: i64 = 1;
+    pub const FLOAT: i64 = 2;
+    pub const FLOATS: i64 = 3;
+    pub const BOOL: i64 = 4;
+    pub const BOOLS: i64 = 5;
+    pub const TYPE: i64 = 6;
+    /// count -1 is an unknown rank.
+    pub const SHAPE: i64 = 7;
+    /// payload: index into the strings.
+    pub const STRING: i64 = 8;
+    /// payload: `[table, handle]`, table 0 = standalone, 1 = the op's session.
+    pub const TENSOR: i64 = 9;
+}
+
+impl Attrs {
+    /// Decodes the flat encoding. `names` holds attribute names and string
+    /// values; `tensor(table, handle)` resolves tensor-valued attributes.
+    pub fn decode(
+        encoded: &[i64],
+        names: &[String],
+        tensor: impl Fn(i64, u64) -> Result<Tensor>,
+    ) -> Result<Attrs> {
+        let bad = || Error::invalid("malformed attribute encoding");
+        let string = |i: i64| -> Result<&String> {
+            usize::try_from(i)
+                .ok()
+                .and_then(|i| names.get(i))
+                .ok_or_else(bad)
+        };
+        let mut attrs = Attrs::new();
+        let mut rest = encoded;
+        while let [name, k, count, tail @ ..] = rest {
+            let name = string(*name)?.clone();
+            let n = if *k == kind::SHAPE && *count == -1 {
+                0
+            } else {
+                usize::try_from(*count).map_err(|_| bad())?
+            };
+            let payload = tail.get(..n).ok_or_else(bad)?;
+            rest = &tail[n..];
+            let single = || payload.first().copied().ok_or_else(bad);
+            let value = match *k {
+                kind::INT => AttrValue::Int(single()?),
+                kind::INTS => AttrValue::Ints(payload.to_vec()),
+                kind::FLOAT => AttrValue::Float(f32::from_bits(single()? as u32)),
+                kind::FLOATS => {
+                    AttrValue::Floats(payload.iter().map(|&b| f32::from_bits(b as u32)).collect())
+                }
+                kind::BOOL => AttrValue::Bool(single()? != 0),
+                kind::BOOLS => AttrValue::Bools(payload.iter().map(|&b| b != 0).collect()),
+                kind::TYPE => AttrValue::Type(DataType::from_code(single()? as i32)?),
+                kind::SHAPE if *count == -1 => AttrValue::Shape(None),
+                kind::SHAPE => AttrValue::Shape(Some(payload.to_vec())),
+                kind::STRING => AttrValue::Str(string(single()?)?.clone()),
+                kind::TENSOR => match payload {
+                    [table, handle] => AttrValue::Tensor(tensor(*table, *handle as u64)?),
+                    _ => return Err(bad()),
+                },
+                _ => return Err(bad()),
+            };
+            attrs.set(name, value);
+        }
+        if !rest.is_empty() {
+            return Err(bad());
+        }
+        Ok(attrs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_every_kind() -> Result<()> {
+        let names: Vec<String> = ["a", "b", "c", "d", "SAME"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let enc = [
+            0,
+            kind::INT,
+            1,
+            42, //
+            1,
+            kind::FLOATS,
+            2,
+            1.5f32.to_bits() as i64,
+            2.0f32.to_bits() as i64, //
+            2,
+            kind::SHAPE,
+            -1, //
+            3,
+            kind::STRING,
+            1,
+            4,
+        ];
+        let attrs = Attrs::decode(&enc, &names, |_, _| Err(Error::invalid("no tensors")))?;
+        assert_eq!(attrs.int("a", 0)?, 42);
+        assert!(matches!(attrs.get("b"), Some(AttrValue::Floats(v)) if v == &[1.5, 2.0]));
+        assert!(matches!(attrs.get("c"), Some(AttrValue::Shape(None))));
+        assert_eq!(attrs.string("d")?, Some("SAME"));
+        assert!(attrs.bool("a", false).is_err(), "wrong kind is an error");
+        Ok(())
+    }
+
+    #[test]
+    fn rejects_malformed_input() {
+        let names = vec!["a".to_string()];
+        let none = |_, _| Err(Error::invalid("no tensors"));
+        for enc in [
+            &[0, kind::INT, 1][..],
+            &[5, kind::INT, 1, 3],
+            &[0, 99, 0],
+            &[0, kind::INT, -3],
+            &[0, kind::INTS],
+        ] {
+            assert!(Attrs::decode(enc, &names, none).is_err(), "{enc:?}");
+        }
+    }
+}

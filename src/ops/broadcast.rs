@@ -1,0 +1,167 @@
+//! NumPy broadcasting and the element-wise loops every family shares:
+//! same-shape and scalar fast paths, and two threads for large tensors.
+
+use ndarray::{IxDyn, Zip};
+
+use super::OpContext;
+use crate::dtype::Element;
+use crate::error::{Error, Result};
+use crate::tensor::Tensor;
+
+/// Element count from which element-wise kernels split work across threads.
+pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;
+
+/// The broadcast shape of `a` and `b` under NumPy rules.
+pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
+    let rank = a.len().max(b.len());
+    let mut out = vec![0; rank];
+    for i in 0..rank {
+        let da = if i < rank - a.len() {
+            1
+        } else {
+            a[i - (rank - a.len())]
+        };
+        let db = if i < rank - b.len() {
+            1
+        } else {
+            b[i - (rank - b.len())]
+        };
+        out[i] = match (da, db) {
+            (x, y) if x == y => x,
+            (1, y) => y,
+            (x, 1) => x,
+            _ => return None,
+        };
+    }
+    Some(out)
+}
+
+/// The broadcast shape of inputs `i` and `j`, or an error naming both shapes.
+pub fn broadcast_inputs(ctx: &OpContext<'_>, i: usize, j: usize) -> Result<Vec<usize>> {
+    let (a, b) = (ctx.input(i).shape(), ctx.input(j).shape());
+    broadcast_shapes(a, b).ok_or_else(|| {
+        Error::invalid(format!(
+            "incompatible shapes: '{}' has shape {a:?} and '{}' has shape {b:?}",
+            ctx.arg_name(i),
+            ctx.arg_name(j)
+        ))
+    })
+}
+
+/// Fills `out` with `f(i)` for each index, on two threads when large.
+pub fn fill_indexed<O: Element>(out: &mut [O], f: impl Fn(usize) -> O + Sync) {
+    if out.len() < PARALLEL_MIN_ELEMENTS {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = f(i);
+        }
+        return;
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let chunk = out.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        for (c, part) in out.chunks_mut(chunk).enumerate() {
+            let f = &f;
+            s.spawn(move || {
+                let base = c * chunk;
+                for (i, o) in part.iter_mut().enumerate() {
+                    *o = f(base + i);
+                }
+            });
+        }
+    });
+}
+
+/// Applies `f` to every element of `x`.
+pub fn unary_map<A: Element, O: Element>(
+    ctx: &OpContext<'_>,
+    x: &Tensor,
+    f: impl Fn(A) -> O + Sync,
+) -> Result<Tensor> {
+    let xs = x.as_slice::<A>()?;
+    let n = xs.len();
+    if n < PARALLEL_MIN_ELEMENTS {
+        let mut out = ctx.alloc::<O>(n)?;
+        out.data.extend(xs.iter().map(|&a| f(a)));
+        return out.into_tensor(x.shape().to_vec());
+    }
+    let mut out = ctx.alloc_initialized::<O>(n)?;
+    fill_indexed(&mut out.data, |i| f(xs[i]));
+    out.into_tensor(x.shape().to_vec())
+}
+
+/// Applies `f` element-wise to `x` and `y` broadcast together.
+pub fn binary_map<A: Element, B: Element, O: Element>(
+    ctx: &OpContext<'_>,
+    x: &Tensor,
+    y: &Tensor,
+    f: impl Fn(A, B) -> O + Sync,
+) -> Result<Tensor> {
+    let xs = x.as_slice::<A>()?;
+    let ys = y.as_slice::<B>()?;
+    if x.shape() == y.shape() {
+        let n = xs.len();
+        if n < PARALLEL_MIN_ELEMENTS {
+            let mut out = ctx.alloc::<O>(n)?;
+            out.data.extend(xs.iter().zip(ys).map(|(&a, &b)| f(a, b)));
+            return out.into_tensor(x.shape().to_vec());
+        }
+        let mut out = ctx.alloc_initialized::<O>(n)?;
+        fill_indexed(&mut out.data, |i| f(xs[i], ys[i]));
+        return out.into_tensor(x.shape().to_vec());
+    }
+    let shape = broadcast_shapes(x.shape(), y.shape()).ok_or_else(|| {
+        Error::invalid(format!(
+            "incompatible shapes for broadcasting: {:?} and {:?}",
+            x.shape(),
+            y.shape()
+        ))
+    })?;
+    let n = crate::tensor::num_elements(&shape)?;
+    if let [b] = ys
+        && shape == x.shape()
+    {
+        let b = *b;
+        let mut out = ctx.alloc_initialized::<O>(n)?;
+        fill_indexed(&mut out.data, |i| f(xs[i], b));
+        return out.into_tensor(shape);
+    }
+    if let [a] = xs
+        && shape == y.shape()
+    {
+        let a = *a;
+        let mut out = ctx.alloc_initialized::<O>(n)?;
+        fill_indexed(&mut out.data, |i| f(a, ys[i]));
+        return out.into_tensor(shape);
+    }
+    let (xv, yv) = (x.view::<A>()?, y.view::<B>()?);
+    let cannot = || {
+        Error::invalid(format!(
+            "cannot broadcast {:?} and {:?}",
+            x.shape(),
+            y.shape()
+        ))
+    };
+    let xv = xv.broadcast(IxDyn(&shape)).ok_or_else(cannot)?;
+    let yv = yv.broadcast(IxDyn(&shape)).ok_or_else(cannot)?;
+    let mut out = ctx.alloc::<O>(n)?;
+    // Zip visits broadcast views in logical (row-major) order.
+    Zip::from(&xv)
+        .and(&yv)
+        .for_each(|&a, &b| out.data.push(f(a, b)));
+    out.into_tensor(shape)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numpy_rules() {
+        assert_eq!(broadcast_shapes(&[2, 3], &[3]), Some(vec![2, 3]));
+        assert_eq!(broadcast_shapes(&[], &[4]), Some(vec![4]));
+        assert_eq!(broadcast_shapes(&[2, 1], &[1, 5]), Some(vec![2, 5]));
+        assert_eq!(broadcast_shapes(&[0, 1], &[1, 5]), Some(vec![0, 5]));
+        assert_eq!(broadcast_shapes(&[2, 3], &[2]), None);
+        assert_eq!(broadcast_shapes(&[4, 1, 3], &[2, 1]), Some(vec![4, 2, 3]));
+    }
+}

@@ -1,0 +1,5 @@
+//! compare ops.
+
+use super::Registry;
+
+pub(super) fn register(_r: &mut Registry) {}

@@ -1,0 +1,371 @@
+//! The op registry: TensorFlow op type names mapped to kernels. Java resolves a
+//! name to its index once and then calls by index.
+
+mod attrs;
+pub mod broadcast;
+mod cast;
+mod compare;
+mod linalg;
+mod math;
+mod nn;
+mod random;
+mod reduce;
+mod shape;
+
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock};
+
+pub use attrs::{AttrValue, Attrs};
+
+use crate::dtype::{DataType, Element};
+use crate::error::{Error, Result};
+use crate::tensor::{Allocation, MemoryAccount, Tensor};
+
+pub type Kernel = fn(&OpContext<'_>) -> Result<Vec<Tensor>>;
+
+/// An op's signature and kernel.
+pub struct OpDef {
+    pub name: &'static str,
+    /// Input argument names in order; a name ending in `[]` is a list
+    /// argument (`addInputList` in Java).
+    pub inputs: &'static [&'static str],
+    /// Attributes the caller may set; anything else is rejected. Type and count
+    /// attributes (`T`, `N`, `Tidx`, ...) are inferred and need not be listed.
+    pub attrs: &'static [&'static str],
+    pub kernel: Kernel,
+}
+
+/// The set of ops, built once.
+pub struct Registry {
+    ops: Vec<OpDef>,
+    by_name: HashMap<&'static str, usize>,
+}
+
+static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
+    let mut r = Registry {
+        ops: Vec::new(),
+        by_name: HashMap::new(),
+    };
+    math::register(&mut r);
+    compare::register(&mut r);
+    reduce::register(&mut r);
+    cast::register(&mut r);
+    shape::register(&mut r);
+    linalg::register(&mut r);
+    nn::register(&mut r);
+    random::register(&mut r);
+    r
+});
+
+/// Type and count attributes TensorFlow infers from the inputs. Callers may
+/// set them (TensorFlow Java never does); they are accepted and ignored.
+const INFERRED_ATTRS: &[&str] = &[
+    "T",
+    "N",
+    "Tidx",
+    "Tshape",
+    "Tdim",
+    "Tindices",
+    "Tparams",
+    "Taxis",
+    "TI",
+    "Tmultiples",
+    "Tperm",
+    "Index",
+    "index_type",
+    "SrcT",
+    "Tpaddings",
+    "Tlabels",
+];
+
+impl Registry {
+    pub fn global() -> &'static Registry {
+        &REGISTRY
+    }
+
+    /// Adds an op under its name and each alias.
+    pub fn add(&mut self, def: OpDef, aliases: &[&'static str]) {
+        let index = self.ops.len();
+        self.by_name.insert(def.name, index);
+        for alias in aliases {
+            self.by_name.insert(alias, index);
+        }
+        self.ops.push(def);
+    }
+
+    /// The index of an op type name (or alias).
+    pub fn lookup(&self, name: &str) -> Result<usize> {
+        self.by_name
+            .get(name)
+            .copied()
+            .ok_or_else(|| Error::invalid(format!("unknown op type '{name}'")))
+    }
+
+    pub fn def(&self, index: usize) -> Result<&OpDef> {
+        self.ops
+            .get(index)
+            .ok_or_else(|| Error::invalid(format!("unknown op index {index}")))
+    }
+
+    /// Every name the registry answers to, aliases included.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.by_name.keys().copied()
+    }
+
+    /// Checks the inputs and attributes against the op's signature, then runs it.
+    /// `list_lens[i]` is the length of argument `i` when given as a list, or -1
+    /// for a single tensor; `None` means every argument is a single tensor.
+    pub fn run(
+        &self,
+        index: usize,
+        account: &Arc<MemoryAccount>,
+        inputs: &[Arc<Tensor>],
+        list_lens: Option<&[i32]>,
+        attrs: &Attrs,
+    ) -> Result<Vec<Tensor>> {
+        let def = self.def(index)?;
+        let ranges = arg_ranges(def, inputs.len(), list_lens).map_err(|e| e.in_op(def.name))?;
+        for (name, _) in attrs.iter() {
+            if !def.attrs.contains(&name) && !INFERRED_ATTRS.contains(&name) {
+                return Err(Error::invalid(format!(
+                    "{}: unknown attribute '{name}' (known: {})",
+                    def.name,
+                    if def.attrs.is_empty() {
+                        "none".to_string()
+                    } else {
+                        def.attrs.join(", ")
+                    }
+                )));
+            }
+        }
+        let ctx = OpContext {
+            def,
+            inputs,
+            ranges,
+            attrs,
+            account,
+        };
+        (def.kernel)(&ctx).map_err(|e| e.in_op(def.name))
+    }
+}
+
+fn is_list(arg: &str) -> bool {
+    arg.ends_with("[]")
+}
+
+fn arg_name(arg: &str) -> &str {
+    arg.strip_suffix("[]").unwrap_or(arg)
+}
+
+enum Ranges {
+    /// Every argument is one tensor, argument `i` at input `i`.
+    Singles,
+    Explicit(Vec<(usize, usize)>),
+}
+
+fn arg_ranges(def: &OpDef, n_inputs: usize, list_lens: Option<&[i32]>) -> Result<Ranges> {
+    let expected = def.inputs.len();
+    let describe = || def.inputs.join(", ");
+    match list_lens {
+        None => {
+            if let Some(a) = def.inputs.iter().find(|a| is_list(a)) {
+                return Err(Error::invalid(format!(
+                    "input '{}' must be given as a list (addInputList); expected inputs ({})",
+                    arg_name(a),
+                    describe()
+                )));
+            }
+            if n_inputs != expected {
+                return Err(Error::invalid(format!(
+                    "expected {expected} inputs ({}) but got {n_inputs}",
+                    describe()
+                )));
+            }
+            Ok(Ranges::Singles)
+        }
+        Some(lens) => {
+            if lens.len() != expected {
+                return Err(Error::invalid(format!(
+                    "expected {expected} input arguments ({}) but got {}",
+                    describe(),
+                    lens.len()
+                )));
+            }
+            let mut ranges = Vec::with_capacity(expected);
+            let mut start = 0usize;
+            for (arg, &len) in def.inputs.iter().zip(lens) {
+                let n = match (is_list(arg), len) {
+                    (false, -1) => 1,
+                    (true, n) if n >= 0 => n as usize,
+                    (false, _) => {
+                        return Err(Error::invalid(format!(
+                            "input '{}' takes one tensor, not a list",
+                            arg_name(arg)
+                        )));
+                    }
+                    (true, _) => {
+                        return Err(Error::invalid(format!(
+                            "input '{}' must be given as a list (addInputList)",
+                            arg_name(arg)
+                        )));
+                    }
+                };
+                ranges.push((start, n));
+                start += n;
+            }
+            if start != n_inputs {
+                return Err(Error::invalid(format!(
+                    "argument lengths add up to {start} inputs but {n_inputs} were given"
+                )));
+            }
+            Ok(Ranges::Explicit(ranges))
+        }
+    }
+}
+
+/// What a kernel sees: its inputs, attributes, and where to allocate outputs.
+pub struct OpContext<'a> {
+    def: &'a OpDef,
+    inputs: &'a [Arc<Tensor>],
+    ranges: Ranges,
+    pub attrs: &'a Attrs,
+    account: &'a Arc<MemoryAccount>,
+}
+
+impl<'a> OpContext<'a> {
+    /// The op's canonical type name.
+    pub fn op(&self) -> &'static str {
+        self.def.name
+    }
+
+    /// The declared name of argument `i`, for messages.
+    pub fn arg_name(&self, i: usize) -> &'static str {
+        self.def.inputs.get(i).map_or("?", |a| arg_name(a))
+    }
+
+    /// The tensors of argument `i`.
+    pub fn list(&self, i: usize) -> &'a [Arc<Tensor>] {
+        match &self.ranges {
+            Ranges::Singles => self.inputs.get(i..i + 1).unwrap_or(&[]),
+            Ranges::Explicit(r) => r
+                .get(i)
+                .and_then(|&(s, n)| self.inputs.get(s..s + n))
+                .unwrap_or(&[]),
+        }
+    }
+
+    /// The single tensor of argument `i` (the registry has checked arity).
+    pub fn input(&self, i: usize) -> &'a Tensor {
+        match self.list(i).first() {
+            Some(t) => t,
+            None => &EMPTY_INPUT,
+        }
+    }
+
+    /// Room for `n` elements of an output, accounted against the session.
+    pub fn alloc<T: Element>(&self, n: usize) -> Result<Allocation<T>> {
+        Allocation::new(self.account, n)
+    }
+
+    /// Room for `n` elements with `len == n`, for index-wise or parallel writes;
+    /// every element must be written (a recycled buffer holds old values).
+    pub fn alloc_initialized<T: Element>(&self, n: usize) -> Result<Allocation<T>> {
+        Allocation::new_initialized(self.account, n)
+    }
+
+    /// The account outputs are charged to.
+    pub fn account(&self) -> &'a Arc<MemoryAccount> {
+        self.account
+    }
+
+    /// An output built from an iterator of exactly `shape`'s element count.
+    pub fn collect<T: Element>(
+        &self,
+        shape: Vec<usize>,
+        values: impl Iterator<Item = T>,
+    ) -> Result<Tensor> {
+        let n = crate::tensor::num_elements(&shape)?;
+        let mut out = self.alloc::<T>(n)?;
+        out.data.extend(values.take(n));
+        out.into_tensor(shape)
+    }
+
+    /// Checks that input `i` has one of `allowed` dtypes.
+    pub fn expect_dtype(&self, i: usize, allowed: &[DataType]) -> Result<DataType> {
+        let d = self.input(i).dtype();
+        if allowed.contains(&d) {
+            Ok(d)
+        } else {
+            Err(Error::invalid(format!(
+                "input '{}' has dtype {d} but must be one of {}",
+                self.arg_name(i),
+                allowed
+                    .iter()
+                    .map(|d| d.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )))
+        }
+    }
+
+    /// The error for input `i` having a dtype this op does not support.
+    pub fn unsupported_dtype(&self, i: usize) -> Error {
+        Error::invalid(format!(
+            "input '{}' has dtype {}, which this op does not support",
+            self.arg_name(i),
+            self.input(i).dtype()
+        ))
+    }
+
+    /// Checks that inputs `i` and `j` have the same dtype.
+    pub fn same_dtype(&self, i: usize, j: usize) -> Result<DataType> {
+        let (a, b) = (self.input(i).dtype(), self.input(j).dtype());
+        if a == b {
+            Ok(a)
+        } else {
+            Err(Error::invalid(format!(
+                "inputs '{}' and '{}' must have the same dtype, but got {a} and {b}",
+                self.arg_name(i),
+                self.arg_name(j)
+            )))
+        }
+    }
+}
+
+/// Stands in for a missing input, which the registry's arity check rules out;
+/// it keeps `input` total without a panic path.
+static EMPTY_INPUT: LazyLock<Tensor> = LazyLock::new(|| {
+    let account = MemoryAccount::new(None);
+    // An empty f32 vector needs no memory; this cannot fail.
+    Tensor::from_slice::<f32>(&account, &[0], &[])
+        .unwrap_or_else(|_| unreachable!("an empty tensor needs no memory"))
+});
+
+/// Reads an integer input (INT32 or INT64) as `i64` values, naming it on error.
+pub fn int_values(ctx: &OpContext<'_>, i: usize) -> Result<Vec<i64>> {
+    let t = ctx.input(i);
+    match t.dtype() {
+        DataType::Int32 => Ok(t.as_slice::<i32>()?.iter().map(|&v| i64::from(v)).collect()),
+        DataType::Int64 => Ok(t.as_slice::<i64>()?.to_vec()),
+        d => Err(Error::invalid(format!(
+            "input '{}' must be INT32 or INT64 but is {d}",
+            ctx.arg_name(i)
+        ))),
+    }
+}
+
+/// Resolves a possibly negative axis against `rank` (`[-rank, rank)`).
+pub fn normalize_axis(axis: i64, rank: usize, what: &str) -> Result<usize> {
+    let r = rank as i64;
+    if axis < -r || axis >= r {
+        return Err(Error::invalid(format!(
+            "{what} {axis} is out of range for a tensor of rank {rank} (valid: [{}, {}))",
+            -r, r
+        )));
+    }
+    Ok(if axis < 0 {
+        (axis + r) as usize
+    } else {
+        axis as usize
+    })
+}

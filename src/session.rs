@@ -1,0 +1,232 @@
+//! A session: its handle table, its counters and its memory limit. Which Java
+//! thread frees tensors is the cleanup strategy's business; Rust starts no
+//! thread of its own.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock};
+
+use crate::error::{Error, Result};
+use crate::handles::HandleTable;
+use crate::ops::{Attrs, Registry};
+use crate::tensor::{GlobalMemory, MemoryAccount, Tensor};
+
+/// Why a tensor is freed; each reason has its own counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FreeReason {
+    /// `release` or closing a standalone tensor.
+    Explicit,
+    /// The cleanup strategy found its owner unreachable.
+    Cleanup,
+}
+
+impl FreeReason {
+    pub fn from_code(code: i32) -> Result<FreeReason> {
+        match code {
+            0 => Ok(FreeReason::Explicit),
+            1 => Ok(FreeReason::Cleanup),
+            _ => Err(Error::invalid(format!("unknown free reason {code}"))),
+        }
+    }
+}
+
+/// Settings fixed when a session is created.
+#[derive(Clone, Debug, Default)]
+pub struct SessionOptions {
+    /// Hard limit on live tensor bytes; allocations beyond it fail.
+    pub max_bytes: Option<u64>,
+}
+
+/// A snapshot of a session's counters. `created == freed_explicitly +
+/// freed_by_cleanup + freed_at_close + live_tensors` by construction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SessionStats {
+    pub live_tensors: u64,
+    pub live_bytes: u64,
+    pub peak_bytes: u64,
+    pub created: u64,
+    pub freed_explicitly: u64,
+    pub freed_by_cleanup: u64,
+    pub freed_at_close: u64,
+    pub gc_requests: u64,
+}
+
+#[derive(Default)]
+struct Counters {
+    created: AtomicU64,
+    freed_explicitly: AtomicU64,
+    freed_by_cleanup: AtomicU64,
+    freed_at_close: AtomicU64,
+    gc_requests: AtomicU64,
+}
+
+/// Tensors addressed by handle, with exact accounting.
+pub struct Session {
+    table: HandleTable<Arc<Tensor>>,
+    account: Arc<MemoryAccount>,
+    counters: Counters,
+}
+
+static STANDALONE: LazyLock<Session> = LazyLock::new(|| Session::new(SessionOptions::default()));
+
+impl Session {
+    pub fn new(options: SessionOptions) -> Session {
+        Session {
+            table: HandleTable::new(),
+            account: MemoryAccount::new(options.max_bytes),
+            counters: Counters::default(),
+        }
+    }
+
+    /// The process-wide table that holds standalone tensors (`TFloat32.scalarOf` ...).
+    pub fn standalone() -> &'static Session {
+        &STANDALONE
+    }
+
+    pub fn account(&self) -> &Arc<MemoryAccount> {
+        &self.account
+    }
+
+    /// Stores a tensor made by the caller (a constant) and counts it.
+    pub fn insert(&self, tensor: Tensor) -> Result<u64> {
+        let h = self.table.insert(Arc::new(tensor))?;
+        self.created(1);
+        Ok(h)
+    }
+
+    fn created(&self, n: u64) {
+        self.counters.created.fetch_add(n, Ordering::Relaxed);
+        GlobalMemory::get().tensors_added(n);
+    }
+
+    /// The tensor behind `handle`.
+    pub fn tensor(&self, handle: u64) -> Result<Arc<Tensor>> {
+        self.table.get(handle)
+    }
+
+    /// Overwrites elements of the tensor behind `handle` starting at flat
+    /// index `offset` (standalone tensors; op outputs are read-only in Java).
+    pub fn write<T: crate::dtype::Element>(
+        &self,
+        handle: u64,
+        offset: usize,
+        values: &[T],
+    ) -> Result<()> {
+        self.table.update(handle, |t| {
+            let tensor = Arc::make_mut(t);
+            let n = tensor.num_elements();
+            let end = offset
+                .checked_add(values.len())
+                .filter(|&e| e <= n)
+                .ok_or_else(|| {
+                    Error::OutOfRange(format!(
+                        "writing {} elements at offset {offset} into a tensor of {n} elements",
+                        values.len()
+                    ))
+                })?;
+            tensor.make_mut::<T>(&self.account)?[offset..end].copy_from_slice(values);
+            Ok(())
+        })
+    }
+
+    /// Runs op `op` (a registry index) on the tensors behind `inputs` and
+    /// stores its outputs. See [`Registry::run`] for `list_lens`.
+    pub fn execute(
+        &self,
+        op: usize,
+        inputs: &[u64],
+        list_lens: Option<&[i32]>,
+        attrs: &Attrs,
+    ) -> Result<Vec<u64>> {
+        let registry = Registry::global();
+        let mut tensors = Vec::with_capacity(inputs.len());
+        self.table.get_many(inputs, &mut tensors).map_err(|e| {
+            let name = registry.def(op).map_or("op", |d| d.name);
+            e.in_op(name)
+        })?;
+        let outputs = registry.run(op, &self.account, &tensors, list_lens, attrs)?;
+        drop(tensors);
+        let handles = self
+            .table
+            .insert_all(outputs.into_iter().map(Arc::new).collect())?;
+        self.created(handles.len() as u64);
+        Ok(handles)
+    }
+
+    /// Runs an op by type name; for tests and tools (Java calls by index).
+    pub fn execute_named(&self, op: &str, inputs: &[u64], attrs: &Attrs) -> Result<Vec<u64>> {
+        self.execute(Registry::global().lookup(op)?, inputs, None, attrs)
+    }
+
+    /// Frees one tensor; `false` if it was already freed.
+    pub fn free(&self, handle: u64, reason: FreeReason) -> bool {
+        let freed = self.table.remove(handle);
+        let found = freed.is_some();
+        if found {
+            self.count_freed(1, reason);
+        }
+        drop(freed);
+        found
+    }
+
+    /// Frees a batch of tensors in one lock; returns how many were still live.
+    pub fn free_many(&self, handles: &[u64], reason: FreeReason) -> usize {
+        let freed = self.table.remove_many(handles);
+        let n = freed.len();
+        self.count_freed(n as u64, reason);
+        drop(freed);
+        n
+    }
+
+    fn count_freed(&self, n: u64, reason: FreeReason) {
+        let c = match reason {
+            FreeReason::Explicit => &self.counters.freed_explicitly,
+            FreeReason::Cleanup => &self.counters.freed_by_cleanup,
+        };
+        c.fetch_add(n, Ordering::Relaxed);
+        GlobalMemory::get().tensors_removed(n);
+    }
+
+    /// Frees every tensor still held, counting them as freed at close.
+    pub fn free_all(&self) -> usize {
+        let all = self.table.drain();
+        let n = all.len();
+        self.counters
+            .freed_at_close
+            .fetch_add(n as u64, Ordering::Relaxed);
+        GlobalMemory::get().tensors_removed(n as u64);
+        drop(all);
+        n
+    }
+
+    /// Counts one request for a garbage collection.
+    pub fn count_gc_request(&self) {
+        self.counters.gc_requests.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn stats(&self) -> SessionStats {
+        let c = &self.counters;
+        let freed_explicitly = c.freed_explicitly.load(Ordering::Relaxed);
+        let freed_by_cleanup = c.freed_by_cleanup.load(Ordering::Relaxed);
+        let freed_at_close = c.freed_at_close.load(Ordering::Relaxed);
+        let created = c.created.load(Ordering::Relaxed);
+        let freed = freed_explicitly + freed_by_cleanup + freed_at_close;
+        // Read `created` last so that it covers every free counted above.
+        let created = created.max(freed);
+        SessionStats {
+            live_tensors: created - freed,
+            live_bytes: self.account.live_bytes(),
+            peak_bytes: self.account.peak_bytes(),
+            created,
+            freed_explicitly,
+            freed_by_cleanup,
+            freed_at_close,
+            gc_requests: c.gc_requests.load(Ordering::Relaxed),
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.free_all();
+    }
+}
