@@ -1,0 +1,14 @@
+package io.eagerflow;
+
+/**
+ * Thrown when a native allocation would exceed a session's hard limit ({@code
+ * EagerSession.Options.maxNativeBytes}) or the allocator refuses it. The session stays usable:
+ * nothing is left half-allocated, and freeing tensors makes room again.
+ */
+public class NativeMemoryExhaustedException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public NativeMemoryExhaustedException(String message) {
+    super(message);
+  }
+}
