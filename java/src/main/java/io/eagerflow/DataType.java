@@ -1,0 +1,53 @@
+package io.eagerflow;
+
+/**
+ * Element types of tensors, with TensorFlow's numeric codes (FLOAT 1, DOUBLE 2, INT32 3, UINT8 4,
+ * INT64 9, BOOL 10), which the native core shares.
+ */
+public enum DataType {
+  /** 32-bit IEEE float. */
+  FLOAT(1, 4),
+  /** 64-bit IEEE float. */
+  DOUBLE(2, 8),
+  /** 32-bit signed integer. */
+  INT32(3, 4),
+  /** 8-bit unsigned integer, read and written in Java as {@code byte}. */
+  UINT8(4, 1),
+  /** 64-bit signed integer. */
+  INT64(9, 8),
+  /** Boolean. */
+  BOOL(10, 1);
+
+  private final int code;
+  private final int byteSize;
+
+  DataType(int code, int byteSize) {
+    this.code = code;
+    this.byteSize = byteSize;
+  }
+
+  /** TensorFlow's numeric code of this type. */
+  public int code() {
+    return code;
+  }
+
+  /** Bytes per element. */
+  public int byteSize() {
+    return byteSize;
+  }
+
+  /** The type with TensorFlow code {@code code}. @throws IllegalArgumentException if unknown */
+  public static DataType fromCode(int code) {
+    for (DataType d : values()) {
+      if (d.code == code) {
+        return d;
+      }
+    }
+    throw new IllegalArgumentException("DataType " + code + " is not recognized");
+  }
+
+  @Override
+  public String toString() {
+    return name() + " (" + code + ")";
+  }
+}

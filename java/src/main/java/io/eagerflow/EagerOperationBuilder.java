@@ -1,0 +1,277 @@
+package io.eagerflow;
+
+import io.eagerflow.internal.Native;
+import io.eagerflow.internal.NativeScope;
+import io.eagerflow.internal.NativeTensor;
+import io.eagerflow.internal.OpInfo;
+import io.eagerflow.internal.SessionCore;
+import io.eagerflow.internal.TensorTypes;
+import io.eagerflow.types.TType;
+import java.lang.ref.Reference;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Collects an op's inputs and attributes, then runs it in one native call. Attributes travel as
+ * records {@code [name index, kind, count, payload...]} over a string table (see the Rust side's
+ * {@code Attrs::decode}). Not thread-safe, like TensorFlow Java's builders.
+ */
+final class EagerOperationBuilder implements OperationBuilder {
+  // Attribute kinds, shared with src/ops/attrs.rs.
+  private static final int INT = 0;
+  private static final int INTS = 1;
+  private static final int FLOAT = 2;
+  private static final int FLOATS = 3;
+  private static final int BOOL = 4;
+  private static final int BOOLS = 5;
+  private static final int TYPE = 6;
+  private static final int SHAPE = 7;
+  private static final int STRING = 8;
+  private static final int TENSOR = 9;
+
+  private final EagerSession session;
+  private final OpInfo op;
+  private final String name;
+  private final List<Output<?>> inputs = new ArrayList<>(4);
+  private int[] listLens;
+  private int args;
+  private long[] attrs;
+  private int attrLength;
+  private List<String> strings;
+  private List<TType> tensorAttrs;
+  private boolean built;
+
+  EagerOperationBuilder(EagerSession session, OpInfo op, String name) {
+    this.session = session;
+    this.op = op;
+    this.name = name;
+  }
+
+  private void checkNotBuilt() {
+    if (built) {
+      throw new IllegalStateException("Operation has already been built");
+    }
+  }
+
+  private void checkInput(Output<?> input, String what) {
+    Objects.requireNonNull(input, what);
+    if (input.session() != session) {
+      throw new IllegalArgumentException(
+          op.type() + ": " + what + " " + input + " belongs to another session");
+    }
+    input.checkUsable();
+  }
+
+  private void addArg(int len) {
+    if (listLens == null) {
+      if (len < 0) {
+        args++;
+        return;
+      }
+      listLens = new int[Math.max(4, args + 1)];
+      Arrays.fill(listLens, 0, args, -1);
+    }
+    if (args == listLens.length) {
+      listLens = Arrays.copyOf(listLens, args * 2);
+    }
+    listLens[args++] = len;
+  }
+
+  @Override
+  public OperationBuilder addInput(Output<?> input) {
+    checkNotBuilt();
+    checkInput(input, "input");
+    inputs.add(input);
+    addArg(-1);
+    return this;
+  }
+
+  @Override
+  public OperationBuilder addInputList(Output<?>[] list) {
+    checkNotBuilt();
+    Objects.requireNonNull(list, "inputs");
+    for (Output<?> o : list) {
+      checkInput(o, "input list element");
+    }
+    inputs.addAll(Arrays.asList(list));
+    addArg(list.length);
+    return this;
+  }
+
+  private void record(String name, int kind, int count) {
+    checkNotBuilt();
+    Objects.requireNonNull(name, "name");
+    reserve(3 + Math.max(count, 0));
+    attrs[attrLength++] = string(name);
+    attrs[attrLength++] = kind;
+    attrs[attrLength++] = count;
+  }
+
+  private void reserve(int n) {
+    if (attrs == null) {
+      attrs = new long[Math.max(16, n)];
+    } else if (attrLength + n > attrs.length) {
+      attrs = Arrays.copyOf(attrs, Math.max(attrs.length * 2, attrLength + n));
+    }
+  }
+
+  private int string(String s) {
+    if (strings == null) {
+      strings = new ArrayList<>(4);
+    }
+    strings.add(s);
+    return strings.size() - 1;
+  }
+
+  @Override
+  public OperationBuilder setAttr(String name, long value) {
+    record(name, INT, 1);
+    attrs[attrLength++] = value;
+    return this;
+  }
+
+  @Override
+  public OperationBuilder setAttr(String name, long[] value) {
+    Objects.requireNonNull(value, "value");
+    record(name, INTS, value.length);
+    System.arraycopy(value, 0, attrs, attrLength, value.length);
+    attrLength += value.length;
+    return this;
+  }
+
+  @Override
+  public OperationBuilder setAttr(String name, float value) {
+    record(name, FLOAT, 1);
+    attrs[attrLength++] = Float.floatToRawIntBits(value) & 0xffffffffL;
+    return this;
+  }
+
+  @Override
+  public OperationBuilder setAttr(String name, float[] value) {
+    Objects.requireNonNull(value, "value");
+    record(name, FLOATS, value.length);
+    for (float v : value) {
+      attrs[attrLength++] = Float.floatToRawIntBits(v) & 0xffffffffL;
+    }
+    return this;
+  }
+
+  @Override
+  public OperationBuilder setAttr(String name, boolean value) {
+    record(name, BOOL, 1);
+    attrs[attrLength++] = value ? 1 : 0;
+    return this;
+  }
+
+  @Override
+  public OperationBuilder setAttr(String name, boolean[] value) {
+    Objects.requireNonNull(value, "value");
+    record(name, BOOLS, value.length);
+    for (boolean v : value) {
+      attrs[attrLength++] = v ? 1 : 0;
+    }
+    return this;
+  }
+
+  @Override
+  public OperationBuilder setAttr(String name, DataType value) {
+    Objects.requireNonNull(value, "value");
+    record(name, TYPE, 1);
+    attrs[attrLength++] = value.code();
+    return this;
+  }
+
+  @Override
+  public OperationBuilder setAttr(String name, Shape value) {
+    Objects.requireNonNull(value, "value");
+    long[] dims = value.asArray();
+    record(name, SHAPE, dims.length);
+    System.arraycopy(dims, 0, attrs, attrLength, dims.length);
+    attrLength += dims.length;
+    return this;
+  }
+
+  @Override
+  public OperationBuilder setAttr(String name, String value) {
+    Objects.requireNonNull(value, "value");
+    record(name, STRING, 1);
+    attrs[attrLength++] = string(value);
+    return this;
+  }
+
+  @Override
+  public OperationBuilder setAttr(String name, TType value) {
+    Objects.requireNonNull(value, "value");
+    NativeTensor tensor = TensorTypes.unwrap(value);
+    boolean standalone = tensor.scope() == NativeScope.STANDALONE;
+    if (!standalone && tensor.scope() != session.core()) {
+      throw new IllegalArgumentException(
+          op.type() + ": tensor attribute '" + name + "' belongs to another session");
+    }
+    tensor.shape(); // throws if closed or released
+    record(name, TENSOR, 2);
+    attrs[attrLength++] = standalone ? 0 : 1;
+    attrs[attrLength++] = tensor.handle();
+    if (tensorAttrs == null) {
+      tensorAttrs = new ArrayList<>(1);
+    }
+    tensorAttrs.add(value);
+    return this;
+  }
+
+  @Override
+  public Operation build() {
+    checkNotBuilt();
+    built = true;
+    SessionCore core = session.core();
+    long ptr = core.enter();
+    try {
+      core.safePoint(ptr);
+      for (Output<?> in : inputs) {
+        in.checkUsable();
+      }
+      long[] handles = run(ptr);
+      return new EagerOperation(session, op.type(), name, handles).track();
+    } finally {
+      core.exit();
+      // Inputs and tensor attributes must stay reachable until the native call returned, or
+      // the cleanup strategy could free them during it.
+      Reference.reachabilityFence(inputs);
+      Reference.reachabilityFence(tensorAttrs);
+    }
+  }
+
+  private long[] run(long ptr) {
+    int n = inputs.size();
+    boolean plain = listLens == null && attrs == null;
+    if (plain && op.singleOutput() && n == 1) {
+      return new long[] {Native.execute1(ptr, op.index(), inputs.get(0).handle)};
+    }
+    if (plain && op.singleOutput() && n == 2) {
+      return new long[] {Native.execute2(ptr, op.index(), inputs.get(0).handle, inputs.get(1).handle)};
+    }
+    long[] in = new long[n];
+    for (int i = 0; i < n; i++) {
+      in[i] = inputs.get(i).handle;
+    }
+    if (tensorAttrs != null) {
+      for (TType t : tensorAttrs) {
+        t.shape(); // throws if closed or released since it was set
+      }
+    }
+    long[] out =
+        Native.execute(
+            ptr,
+            op.index(),
+            in,
+            listLens == null ? null : Arrays.copyOf(listLens, args),
+            attrs == null ? null : Arrays.copyOf(attrs, attrLength),
+            strings == null ? null : strings.toArray(new String[0]));
+    if (plain) {
+      op.observedOutputs(out.length);
+    }
+    return out;
+  }
+}

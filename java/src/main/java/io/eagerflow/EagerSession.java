@@ -1,0 +1,380 @@
+package io.eagerflow;
+
+import io.eagerflow.internal.LibraryCleaner;
+import io.eagerflow.internal.Native;
+import io.eagerflow.internal.NativeScope;
+import io.eagerflow.internal.NativeTensor;
+import io.eagerflow.internal.OpInfo;
+import io.eagerflow.internal.SessionAccess;
+import io.eagerflow.internal.SessionCore;
+import io.eagerflow.internal.TensorTypes;
+import io.eagerflow.types.TType;
+import java.lang.ref.Cleaner;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An environment that runs ops at once, as they are built, and owns the native tensors they
+ * produce.
+ *
+ * <p>Every tensor an op produces is native memory the garbage collector cannot see. The session
+ * frees it when {@link #release} is called, when the session is {@link #close() closed}, or,
+ * depending on the {@link ResourceCleanupStrategy}, once the Java objects that refer to it have
+ * become unreachable. Use try-with-resources:
+ *
+ * <pre>{@code
+ * try (EagerSession session = EagerSession.create()) {
+ *   Ops tf = Ops.create(session);
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe: any number of threads may run ops on one session. {@link #close()} refuses new
+ * calls at once, waits for calls in flight, stops the cleanup thread and frees everything; from
+ * then on every call except {@link #stats()}, {@link #isClosed()} and {@link #close()} throws
+ * {@code IllegalStateException("Eager session has been closed")}. A session that becomes
+ * unreachable without being closed is freed by the library's cleaner, with a warning.
+ */
+public final class EagerSession implements AutoCloseable {
+  private static final System.Logger LOG = System.getLogger("io.eagerflow");
+  private static final Object DEFAULT_LOCK = new Object();
+  private static volatile EagerSession defaultSession;
+
+  static {
+    SessionAccess.set(new Access());
+  }
+
+  /** Controls how native tensors of unreachable outputs are freed. */
+  public enum ResourceCleanupStrategy {
+    /**
+     * The session's own daemon thread ({@code eagerflow-cleanup-<n>}, one per open session) frees
+     * unreachable outputs as soon as the garbage collector finds them. The default.
+     */
+    IN_BACKGROUND,
+    /**
+     * The thread that next calls into the session (running an op, creating a constant, {@code
+     * asTensor()}, {@link EagerSession#release}) first frees what the garbage collector found
+     * unreachable. No extra thread; a session nobody calls keeps its garbage until then.
+     */
+    ON_SAFE_POINTS,
+    /**
+     * Nothing is freed before {@link EagerSession#close()} (other than by {@link
+     * EagerSession#release}); no reference is even tracked. Cheapest per op, but memory grows
+     * with every op until close: use it for short sessions, or with {@link
+     * Options#maxNativeBytes}.
+     */
+    ON_SESSION_CLOSE
+  }
+
+  /**
+   * Where ops run. This library computes on the CPU only, so the policy has no effect; it exists
+   * so that TensorFlow Java code ports unchanged.
+   */
+  public enum DevicePlacementPolicy {
+    /** No effect (CPU only). */
+    EXPLICIT,
+    /** No effect (CPU only). */
+    WARN,
+    /** No effect (CPU only). The default. */
+    SILENT,
+    /** No effect (CPU only). */
+    SILENT_FOR_INT32
+  }
+
+  /** Settings for a new session. */
+  public static final class Options {
+    private boolean async;
+    private DevicePlacementPolicy devicePlacementPolicy = DevicePlacementPolicy.SILENT;
+    private ResourceCleanupStrategy resourceCleanupStrategy =
+        ResourceCleanupStrategy.IN_BACKGROUND;
+    private long maxNativeBytes;
+    private long gcTriggerBytes;
+    private boolean trackLeaks;
+
+    private Options() {}
+
+    /**
+     * Asynchronous execution. Not available yet: {@link #build()} throws {@link
+     * UnsupportedOperationException} when it is {@code true}. Default {@code false}.
+     */
+    public Options async(boolean value) {
+      this.async = value;
+      return this;
+    }
+
+    /** Accepted for compatibility; has no effect, since ops run on the CPU only. */
+    public Options devicePlacementPolicy(DevicePlacementPolicy value) {
+      this.devicePlacementPolicy = Objects.requireNonNull(value, "value");
+      return this;
+    }
+
+    /** How unreachable outputs are freed; default {@link ResourceCleanupStrategy#IN_BACKGROUND}. */
+    public Options resourceCleanupStrategy(ResourceCleanupStrategy value) {
+      this.resourceCleanupStrategy = Objects.requireNonNull(value, "value");
+      return this;
+    }
+
+    /**
+     * A hard limit on the bytes of live tensors in the session: an op or constant that would
+     * exceed it throws {@link NativeMemoryExhaustedException} and leaves the session usable.
+     * Default: no limit. {@code 0} or less means no limit.
+     */
+    public Options maxNativeBytes(long bytes) {
+      this.maxNativeBytes = bytes;
+      return this;
+    }
+
+    /**
+     * The soft threshold of live native bytes past which the session requests a garbage
+     * collection. Stored but not yet acted on: native memory pressure handling is not built yet.
+     */
+    public Options gcTriggerBytes(long bytes) {
+      this.gcTriggerBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Records where tensors are created, to report those never released. Stored but not yet
+     * acted on: leak tracking is not built yet. Default {@code false}.
+     */
+    public Options trackLeaks(boolean value) {
+      this.trackLeaks = value;
+      return this;
+    }
+
+    /**
+     * A new session with these options; under {@code IN_BACKGROUND} its cleanup thread is
+     * started.
+     *
+     * @throws UnsupportedOperationException if {@code async(true)} was set
+     */
+    public EagerSession build() {
+      if (async) {
+        throw new UnsupportedOperationException(
+            "asynchronous execution is not available yet; build the session with async(false)");
+      }
+      return new EagerSession(this, false);
+    }
+  }
+
+  private final SessionCore core;
+  private final ResourceCleanupStrategy strategy;
+  private final boolean isDefault;
+  private final Cleaner.Cleanable cleanable;
+  private final AtomicBoolean closedByCaller = new AtomicBoolean();
+
+  private EagerSession(Options options, boolean isDefault) {
+    this.strategy = options.resourceCleanupStrategy;
+    this.isDefault = isDefault;
+    SessionCore.Mode mode =
+        switch (strategy) {
+          case IN_BACKGROUND -> SessionCore.Mode.BACKGROUND;
+          case ON_SAFE_POINTS -> SessionCore.Mode.SAFE_POINTS;
+          case ON_SESSION_CLOSE -> SessionCore.Mode.ON_CLOSE;
+        };
+    this.core = new SessionCore(options.maxNativeBytes, mode);
+    this.cleanable = isDefault ? null : LibraryCleaner.register(this, new Forgotten(core, closedByCaller));
+  }
+
+  /** New options with the defaults. */
+  public static Options options() {
+    return new Options();
+  }
+
+  /** A new session with default options; close it when done. */
+  public static EagerSession create() {
+    return options().build();
+  }
+
+  /**
+   * Creates the default session (used by {@code Ops.create()}) with {@code options}.
+   *
+   * @throws IllegalStateException if the default session already exists
+   */
+  public static EagerSession initDefault(Options options) {
+    Objects.requireNonNull(options, "options");
+    synchronized (DEFAULT_LOCK) {
+      if (defaultSession != null) {
+        throw new IllegalStateException("Default eager session is already initialized");
+      }
+      if (options.async) {
+        throw new UnsupportedOperationException(
+            "asynchronous execution is not available yet; build the session with async(false)");
+      }
+      defaultSession = new EagerSession(options, true);
+      return defaultSession;
+    }
+  }
+
+  /** The default session, created with default options on first use; it is never closed. */
+  public static EagerSession getDefault() {
+    EagerSession s = defaultSession;
+    if (s == null) {
+      synchronized (DEFAULT_LOCK) {
+        s = defaultSession;
+        if (s == null) {
+          s = new EagerSession(options(), true);
+          defaultSession = s;
+        }
+      }
+    }
+    return s;
+  }
+
+  /** This session's cleanup strategy. */
+  public ResourceCleanupStrategy resourceCleanupStrategy() {
+    return strategy;
+  }
+
+  SessionCore core() {
+    return core;
+  }
+
+  /**
+   * A builder for an op of TensorFlow type {@code type} (such as {@code "AddV2"}); a safe point.
+   *
+   * @param name the op's name, or {@code null} for one derived from the type
+   * @throws IllegalArgumentException if there is no such op type
+   * @throws IllegalStateException if the session is closed
+   */
+  public OperationBuilder opBuilder(String type, String name) {
+    Objects.requireNonNull(type, "type");
+    long ptr = core.enter();
+    try {
+      core.safePoint(ptr);
+      return new EagerOperationBuilder(this, OpInfo.of(type), name);
+    } finally {
+      core.exit();
+    }
+  }
+
+  /**
+   * Frees the given op outputs now, under every strategy; a safe point. Releasing twice is a
+   * no-op; any later use of a released operand throws {@link IllegalStateException} naming it.
+   *
+   * @throws IllegalArgumentException if an operand belongs to another session
+   * @throws IllegalStateException if the session is closed
+   */
+  public void release(Operand<?>... operands) {
+    Objects.requireNonNull(operands, "operands");
+    long ptr = core.enter();
+    try {
+      core.safePoint(ptr);
+      for (Operand<?> operand : operands) {
+        Output<?> o = Objects.requireNonNull(operand, "operand").asOutput();
+        if (o.session() != this) {
+          throw new IllegalArgumentException(o + " belongs to another session");
+        }
+        if (o.markReleased()) {
+          Native.free(ptr, o.handle, Native.FREED_EXPLICITLY);
+          ((EagerOperation) o.op()).outputReleased();
+        }
+      }
+    } finally {
+      core.exit();
+    }
+  }
+
+  /** Counters of this session's native tensors; after close, the final counts. */
+  public SessionStats stats() {
+    return SessionStats.of(core.stats());
+  }
+
+  /** Whether {@link #close()} has been called. */
+  public boolean isClosed() {
+    return core.isClosed();
+  }
+
+  /**
+   * Frees everything the session holds and stops its cleanup thread; later calls throw {@link
+   * IllegalStateException}. Idempotent.
+   *
+   * @throws IllegalStateException on the default session, which cannot be closed
+   */
+  @Override
+  public void close() {
+    if (isDefault) {
+      throw new IllegalStateException("Default eager session cannot be closed");
+    }
+    closedByCaller.set(true);
+    cleanable.clean();
+    core.close(); // waits if another thread is closing it right now
+  }
+
+  /**
+   * Frees a session: run by {@link #close()}, or by the library's cleaner for a session that
+   * became unreachable without it, which is then reported.
+   */
+  private record Forgotten(SessionCore core, AtomicBoolean closedByCaller) implements Runnable {
+    @Override
+    public void run() {
+      if (core.close() && !closedByCaller.get()) {
+        SessionStats s = SessionStats.of(core.stats());
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "An EagerSession became unreachable without close(); freed its {0} remaining tensors."
+                + " Close sessions with try-with-resources.",
+            s.freedAtClose());
+      }
+    }
+  }
+
+  private static final class Access extends SessionAccess {
+    @Override
+    public <T extends TType> Output<T> constant(
+        EagerSession session, DataType dataType, Shape shape, Object data) {
+      SessionCore core = session.core;
+      long ptr = core.enter();
+      try {
+        core.safePoint(ptr);
+        long[] dims = shape.asArray();
+        long handle =
+            switch (dataType) {
+              case FLOAT -> Native.fromFloats(ptr, dims, (float[]) data);
+              case DOUBLE -> Native.fromDoubles(ptr, dims, (double[]) data);
+              case INT32 -> Native.fromInts(ptr, dims, (int[]) data);
+              case INT64 -> Native.fromLongs(ptr, dims, (long[]) data);
+              case UINT8 -> Native.fromBytes(ptr, dims, (byte[]) data);
+              case BOOL -> Native.fromBooleans(ptr, dims, (boolean[]) data);
+            };
+        return new EagerOperation(session, "Const", handle, dataType, shape).track().output(0);
+      } finally {
+        core.exit();
+      }
+    }
+
+    @Override
+    public <T extends TType> Output<T> constantOf(EagerSession session, TType tensor) {
+      NativeTensor source = TensorTypes.unwrap(tensor);
+      SessionCore core = session.core;
+      long ptr = core.enter();
+      try {
+        core.safePoint(ptr);
+        long sourcePtr = source.enter();
+        long handle;
+        try {
+          if (source.scope() != NativeScope.STANDALONE && source.scope() != core) {
+            throw new IllegalArgumentException("the tensor belongs to another session");
+          }
+          handle = Native.copyTensor(ptr, sourcePtr, source.handle());
+        } finally {
+          source.exit();
+        }
+        return new EagerOperation(session, "Const", handle, source.dataType(), source.shape())
+            .track()
+            .output(0);
+      } finally {
+        core.exit();
+      }
+    }
+
+    @Override
+    public <T extends TType> Output<T> run(EagerSession session, OpInfo op, Operand<?>... inputs) {
+      OperationBuilder b = new EagerOperationBuilder(session, op, null);
+      for (Operand<?> in : inputs) {
+        b.addInput(in.asOutput());
+      }
+      return b.build().output(0);
+    }
+  }
+}

@@ -1,0 +1,165 @@
+package io.eagerflow;
+
+import io.eagerflow.internal.Native;
+import io.eagerflow.internal.NativeTensor;
+import io.eagerflow.internal.SessionCore;
+import io.eagerflow.internal.TensorTypes;
+import io.eagerflow.types.TType;
+
+/**
+ * One output of an executed op: a native tensor owned by the op's session. It stays allocated
+ * while reachable, until {@link EagerSession#release} or until the session's cleanup strategy
+ * frees it after it became unreachable.
+ *
+ * @param <T> the tensor type of the value
+ */
+public final class Output<T extends TType> implements Operand<T>, NativeTensor.Owner {
+  private final EagerOperation op;
+  private final int index;
+  final long handle;
+  private volatile boolean released;
+  private volatile DataType dataType;
+  private volatile Shape shape;
+  private volatile T tensor;
+
+  Output(EagerOperation op, int index, long handle, DataType dataType, Shape shape) {
+    this.op = op;
+    this.index = index;
+    this.handle = handle;
+    this.dataType = dataType;
+    this.shape = shape;
+  }
+
+  /** The operation that produced this output. */
+  public Operation op() {
+    return op;
+  }
+
+  /** This output's position among its operation's outputs. */
+  public int index() {
+    return index;
+  }
+
+  @Override
+  public Output<T> asOutput() {
+    return this;
+  }
+
+  EagerSession session() {
+    return op.session();
+  }
+
+  SessionCore core() {
+    return op.core();
+  }
+
+  /**
+   * Throws {@link IllegalStateException} if the session is closed or this output was released.
+   */
+  @Override
+  public void checkUsable() {
+    if (op.core().isClosed()) {
+      throw new IllegalStateException(SessionCore.CLOSED_MESSAGE);
+    }
+    if (released) {
+      throw new IllegalStateException("Operand '" + label() + "' has been released");
+    }
+  }
+
+  /** Marks this output released; returns false if it already was. */
+  boolean markReleased() {
+    if (released) {
+      return false;
+    }
+    released = true;
+    return true;
+  }
+
+  boolean isReleased() {
+    return released;
+  }
+
+  private String label() {
+    return op.name() + ":" + index;
+  }
+
+  private void describe(long ptr) {
+    long[] d = Native.describe(ptr, handle);
+    long[] dims = new long[(int) d[1]];
+    System.arraycopy(d, 2, dims, 0, dims.length);
+    shape = Shape.of(dims);
+    dataType = DataType.fromCode((int) d[0]);
+  }
+
+  private void ensureDescribed() {
+    if (dataType == null || shape == null) {
+      SessionCore core = op.core();
+      long ptr = core.enter();
+      try {
+        checkUsable();
+        describe(ptr);
+      } finally {
+        core.exit();
+      }
+    }
+  }
+
+  @Override
+  public Shape shape() {
+    checkUsable();
+    ensureDescribed();
+    return shape;
+  }
+
+  @Override
+  public DataType dataType() {
+    checkUsable();
+    ensureDescribed();
+    return dataType;
+  }
+
+  @Override
+  public Class<T> type() {
+    return TensorTypes.classOf(dataType());
+  }
+
+  /**
+   * The value as a read-only tensor sharing this output's buffer (no copy), computed once. It
+   * keeps this output reachable while it is reachable itself.
+   *
+   * @throws IllegalStateException if this output was released or its session closed
+   */
+  @Override
+  public T asTensor() {
+    SessionCore core = op.core();
+    long ptr = core.enter();
+    try {
+      core.safePoint(ptr);
+      checkUsable();
+      T t = tensor;
+      if (t == null) {
+        if (dataType == null || shape == null) {
+          describe(ptr);
+        }
+        t = TensorTypes.wrap(NativeTensor.view(core, handle, shape, dataType, this));
+        tensor = t;
+      }
+      return t;
+    } finally {
+      core.exit();
+    }
+  }
+
+  @Override
+  public String toString() {
+    String state;
+    if (op.core().isClosed()) {
+      state = "closed";
+    } else if (released) {
+      state = "released";
+    } else {
+      state = shape == null ? "" : "shape=" + shape + " dtype=" + dataType;
+    }
+    return "<" + op.type() + " '" + label() + "'" + (state.isEmpty() ? "" : " " + state) + ">";
+  }
+}

@@ -1,0 +1,30 @@
+package io.eagerflow;
+
+/**
+ * A snapshot of a session's native tensors. At every moment {@code createdTensors ==
+ * freedExplicitly + freedByCleanup + freedAtClose + liveTensors}. Bytes count tensor data
+ * buffers, each once however many tensors share it.
+ *
+ * @param liveTensors tensors held now
+ * @param liveBytes bytes of their buffers
+ * @param peakBytes the most {@code liveBytes} has been
+ * @param createdTensors tensors ever created (one per op output; one per constant)
+ * @param freedExplicitly freed by {@link EagerSession#release}
+ * @param freedByCleanup freed by the cleanup strategy once unreachable
+ * @param freedAtClose freed by {@link EagerSession#close}
+ * @param gcRequests garbage collections requested because of native memory pressure
+ */
+public record SessionStats(
+    long liveTensors,
+    long liveBytes,
+    long peakBytes,
+    long createdTensors,
+    long freedExplicitly,
+    long freedByCleanup,
+    long freedAtClose,
+    long gcRequests) {
+
+  static SessionStats of(long[] v) {
+    return new SessionStats(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+  }
+}

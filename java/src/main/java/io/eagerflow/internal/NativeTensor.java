@@ -1,0 +1,134 @@
+package io.eagerflow.internal;
+
+import io.eagerflow.DataType;
+import io.eagerflow.Shape;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+
+/**
+ * The native side of a typed tensor: its table, handle, shape and type, and what keeps it valid.
+ * A standalone tensor owns its handle and frees it on {@link #close()} (or through the library's
+ * {@link Cleaner} once unreachable); a view of an op output is read-only, keeps that output
+ * reachable, and is freed with it.
+ */
+public final class NativeTensor {
+  /** Checks that an op output may still be read; throws {@link IllegalStateException} if not. */
+  public interface Owner {
+    void checkUsable();
+  }
+
+  private final NativeScope scope;
+  private final long handle;
+  private final Shape shape;
+  private final DataType dataType;
+  private final Owner owner;
+  private Cleaner.Cleanable cleanable; // set once, before the tensor is published
+  private volatile boolean closed;
+
+  private NativeTensor(
+      NativeScope scope,
+      long handle,
+      Shape shape,
+      DataType dataType,
+      Owner owner) {
+    this.scope = scope;
+    this.handle = handle;
+    this.shape = shape;
+    this.dataType = dataType;
+    this.owner = owner;
+  }
+
+  /** A standalone tensor owning {@code handle} in the standalone table. */
+  public static NativeTensor standalone(long handle, Shape shape, DataType dataType) {
+    NativeTensor t = new NativeTensor(NativeScope.STANDALONE, handle, shape, dataType, null);
+    t.cleanable = LibraryCleaner.register(t, new FreeStandalone(handle));
+    return t;
+  }
+
+  /** A read-only view of op output {@code handle} of {@code scope}, keeping {@code owner} alive. */
+  public static NativeTensor view(
+      NativeScope scope, long handle, Shape shape, DataType dataType, Owner owner) {
+    return new NativeTensor(scope, handle, shape, dataType, owner);
+  }
+
+  /** The table this tensor lives in. */
+  public NativeScope scope() {
+    return scope;
+  }
+
+  public long handle() {
+    return handle;
+  }
+
+  public Shape shape() {
+    checkOpen();
+    return shape;
+  }
+
+  public DataType dataType() {
+    checkOpen();
+    return dataType;
+  }
+
+  /** Whether this is a read-only view of an op output. */
+  public boolean isView() {
+    return owner != null;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("Tensor has been closed");
+    }
+    if (owner != null) {
+      owner.checkUsable();
+    }
+  }
+
+  /**
+   * Starts a native call on this tensor and returns the table pointer.
+   *
+   * @throws IllegalStateException if the tensor, its operand or its session is closed
+   */
+  public long enter() {
+    long ptr = scope.enter();
+    try {
+      checkOpen();
+    } catch (RuntimeException e) {
+      scope.exit();
+      throw e;
+    }
+    return ptr;
+  }
+
+  /** Ends a call started by {@link #enter()}; keeps this tensor reachable until here. */
+  public void exit() {
+    scope.exit();
+    Reference.reachabilityFence(this);
+    Reference.reachabilityFence(owner);
+  }
+
+  /** Throws unless this tensor may be written (standalone and open). */
+  public void checkWritable() {
+    if (owner != null) {
+      throw new UnsupportedOperationException(
+          "the tensor of an op output is read-only; copy it into a standalone tensor to modify");
+    }
+    checkOpen();
+  }
+
+  /** Frees a standalone tensor now; harmless on views and when repeated. */
+  public void close() {
+    if (owner != null || closed) {
+      return;
+    }
+    closed = true;
+    cleanable.clean();
+  }
+
+  private record FreeStandalone(long handle) implements Runnable {
+    @Override
+    public void run() {
+      Native.free(0, handle, Native.FREED_EXPLICITLY);
+    }
+  }
+}

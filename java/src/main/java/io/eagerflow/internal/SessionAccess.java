@@ -1,0 +1,45 @@
+package io.eagerflow.internal;
+
+import io.eagerflow.DataType;
+import io.eagerflow.EagerSession;
+import io.eagerflow.Operand;
+import io.eagerflow.Output;
+import io.eagerflow.Shape;
+import io.eagerflow.types.TType;
+
+/**
+ * Package-crossing hooks from {@code io.eagerflow} for the op facade: constants created straight
+ * in the session's table, and attribute-free ops on the fast native path. Not for users.
+ */
+public abstract class SessionAccess {
+  private static volatile SessionAccess instance;
+
+  /** Set once by {@code EagerSession}'s static initializer. */
+  public static void set(SessionAccess access) {
+    instance = access;
+  }
+
+  public static SessionAccess get() {
+    SessionAccess a = instance;
+    if (a == null) {
+      EagerSession.options(); // initializes EagerSession, which sets the instance
+      a = instance;
+    }
+    return a;
+  }
+
+  /**
+   * A constant holding a copy of {@code data}, a primitive array ({@code float[]}, {@code
+   * double[]}, {@code int[]}, {@code long[]}, {@code byte[]} for UINT8, {@code boolean[]}) of
+   * {@code shape.size()} elements.
+   */
+  public abstract <T extends TType> Output<T> constant(
+      EagerSession session, DataType dataType, Shape shape, Object data);
+
+  /** A constant holding a snapshot of {@code tensor}'s values. */
+  public abstract <T extends TType> Output<T> constantOf(EagerSession session, TType tensor);
+
+  /** Runs an attribute-free op with single inputs and returns its only output. */
+  public abstract <T extends TType> Output<T> run(
+      EagerSession session, OpInfo op, Operand<?>... inputs);
+}
