@@ -369,6 +369,11 @@ public final class EagerSession implements AutoCloseable {
     }
 
     @Override
+    public OperationBuilder opBuilder(EagerSession session, OpInfo op) {
+      return new EagerOperationBuilder(session, op, null);
+    }
+
+    @Override
     public <T extends TType> Output<T> run(EagerSession session, OpInfo op, Operand<?>... inputs) {
       OperationBuilder b = new EagerOperationBuilder(session, op, null);
       for (Operand<?> in : inputs) {

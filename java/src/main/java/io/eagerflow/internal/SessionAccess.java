@@ -3,6 +3,7 @@ package io.eagerflow.internal;
 import io.eagerflow.DataType;
 import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
+import io.eagerflow.OperationBuilder;
 import io.eagerflow.Output;
 import io.eagerflow.Shape;
 import io.eagerflow.types.TType;
@@ -38,6 +39,13 @@ public abstract class SessionAccess {
 
   /** A constant holding a snapshot of {@code tensor}'s values. */
   public abstract <T extends TType> Output<T> constantOf(EagerSession session, TType tensor);
+
+  /**
+   * A builder for {@code op} in {@code session}, without the name lookup of {@code
+   * EagerSession.opBuilder}; the session is checked (and cleaned, at safe points) at {@code
+   * build()}.
+   */
+  public abstract OperationBuilder opBuilder(EagerSession session, OpInfo op);
 
   /** Runs an attribute-free op with single inputs and returns its only output. */
   public abstract <T extends TType> Output<T> run(

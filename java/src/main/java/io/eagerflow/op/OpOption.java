@@ -1,0 +1,50 @@
+package io.eagerflow.op;
+
+import io.eagerflow.OperationBuilder;
+import java.util.Objects;
+
+/**
+ * One optional attribute of an op: what the {@code Options} classes of {@link MatMul}, {@link
+ * ReduceSum} and the like carry. Immutable, so options may be shared between threads.
+ */
+abstract class OpOption {
+  private final String attr;
+  private final Object value; // Boolean, Long or long[]
+
+  OpOption(String attr, boolean value) {
+    this.attr = attr;
+    this.value = value;
+  }
+
+  OpOption(String attr, long value) {
+    this.attr = attr;
+    this.value = value;
+  }
+
+  OpOption(String attr, long[] value) {
+    this.attr = attr;
+    this.value = value.clone();
+  }
+
+  /** Sets every option on {@code b}; a later option for the same attribute wins. */
+  static void applyAll(OperationBuilder b, OpOption[] options) {
+    for (OpOption o : options) {
+      Objects.requireNonNull(o, "options").applyTo(b);
+    }
+  }
+
+  private void applyTo(OperationBuilder b) {
+    if (value instanceof Boolean v) {
+      b.setAttr(attr, v.booleanValue());
+    } else if (value instanceof Long v) {
+      b.setAttr(attr, v.longValue());
+    } else {
+      b.setAttr(attr, (long[]) value);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return attr + "=" + (value instanceof long[] a ? java.util.Arrays.toString(a) : value);
+  }
+}

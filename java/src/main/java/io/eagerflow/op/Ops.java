@@ -1,0 +1,1308 @@
+package io.eagerflow.op;
+
+import io.eagerflow.DataType;
+import io.eagerflow.EagerSession;
+import io.eagerflow.Operand;
+import io.eagerflow.OperationBuilder;
+import io.eagerflow.Output;
+import io.eagerflow.Shape;
+import io.eagerflow.types.TBool;
+import io.eagerflow.types.TFloat32;
+import io.eagerflow.types.TFloat64;
+import io.eagerflow.types.TInt32;
+import io.eagerflow.types.TInt64;
+import io.eagerflow.types.TNumber;
+import io.eagerflow.types.TType;
+import io.eagerflow.types.TUint8;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The entry point to ops, in TensorFlow Java's style: {@code Ops tf = Ops.create(session)}, then
+ * {@code tf.constant(..)}, {@code tf.reshape(..)}, {@code tf.math.add(..)}, {@code
+ * tf.linalg.matMul(..)} and so on. Every op runs at once, in this object's {@link EagerSession},
+ * and returns its output, whose value {@link Operand#asTensor()} reads.
+ *
+ * <pre>{@code
+ * try (EagerSession session = EagerSession.create()) {
+ *   Ops tf = Ops.create(session);
+ *   Operand<TFloat32> x = tf.constant(new float[][] {{1, 2}, {3, 4}});
+ *   Operand<TFloat32> y = tf.linalg.matMul(x, x, MatMul.transposeB(true));
+ *   float v = y.asTensor().getFloat(0, 1); // 11
+ * }
+ * }</pre>
+ *
+ * <p>Op methods take the names, argument order and optional attributes of TensorFlow Java and run
+ * the TensorFlow op type named in each method's description; optional attributes are passed as
+ * trailing {@code Options} arguments made by classes such as {@link MatMul} or {@link ReduceSum}.
+ * Shapes and dtypes follow TensorFlow: binary element-wise ops broadcast with NumPy's rules,
+ * negative axes count from the end, and integer operands such as {@code axis} or {@code shape} may
+ * be {@link TInt32} or {@link TInt64}.
+ *
+ * <p>Errors, for every op method here and in the groups:
+ *
+ * <ul>
+ *   <li>{@link NullPointerException} naming the parameter, if an argument is null, before anything
+ *       runs;
+ *   <li>{@link IllegalArgumentException} for shapes, dtypes, axes or attributes the op does not
+ *       accept; the message names the op, the operand and the shapes or dtypes involved;
+ *   <li>{@link IllegalStateException} if the session is closed or an operand was released;
+ *   <li>{@link io.eagerflow.NativeMemoryExhaustedException} if the session's memory limit would be
+ *       exceeded.
+ * </ul>
+ *
+ * <p>Immutable and thread-safe: one {@code Ops} may be shared by any number of threads. Op names
+ * are generated lazily, only when {@link io.eagerflow.Operation#name()} is asked.
+ */
+public final class Ops {
+  private static final OpType RESHAPE = new OpType("Reshape");
+  private static final OpType CONCAT = new OpType("ConcatV2");
+  private static final OpType FILL = new OpType("Fill");
+  private static final OpType SUM = new OpType("Sum");
+  private static final OpType MAX = new OpType("Max");
+  private static final OpType MIN = new OpType("Min");
+  private static final OpType PROD = new OpType("Prod");
+  private static final OpType ALL = new OpType("All");
+  private static final OpType ANY = new OpType("Any");
+  private static final OpType PACK = new OpType("Pack");
+  private static final OpType UNPACK = new OpType("Unpack");
+  private static final OpType SQUEEZE = new OpType("Squeeze");
+  private static final OpType EXPAND_DIMS = new OpType("ExpandDims");
+  private static final OpType SLICE = new OpType("Slice");
+  private static final OpType STRIDED_SLICE = new OpType("StridedSlice");
+  private static final OpType GATHER = new OpType("GatherV2");
+  private static final OpType TILE = new OpType("Tile");
+  private static final OpType ZEROS_LIKE = new OpType("ZerosLike");
+  private static final OpType ONES_LIKE = new OpType("OnesLike");
+  private static final OpType RANGE = new OpType("Range");
+  private static final OpType IDENTITY = new OpType("Identity");
+  private static final OpType SHAPE = new OpType("Shape");
+  private static final OpType SIZE = new OpType("Size");
+  private static final OpType RANK = new OpType("Rank");
+  private static final OpType SELECT = new OpType("SelectV2");
+  private static final OpType ONE_HOT = new OpType("OneHot");
+  private static final OpType SPLIT = new OpType("Split");
+  private static final OpType CLIP_BY_VALUE = new OpType("ClipByValue");
+
+  /** Math ops: arithmetic, comparisons, logic, mean, argMax, cumsum, addN. */
+  public final MathOps math;
+
+  /** Linear algebra: matMul, batchMatMul, transpose. */
+  public final LinalgOps linalg;
+
+  /** Neural-network ops: activations, softmax, biasAdd, losses. */
+  public final NnOps nn;
+
+  /** Type conversion: cast. */
+  public final DtypesOps dtypes;
+
+  /** Random tensors: uniform, normal, truncated normal. */
+  public final RandomOps random;
+
+  private final Runner runner;
+
+  private Ops(EagerSession session) {
+    this.runner = new Runner(session);
+    this.math = new MathOps(runner);
+    this.linalg = new LinalgOps(runner);
+    this.nn = new NnOps(runner);
+    this.dtypes = new DtypesOps(runner);
+    this.random = new RandomOps(runner);
+  }
+
+  /**
+   * Ops that run in {@code session}.
+   *
+   * @param session an open session
+   * @return the ops
+   * @throws NullPointerException if {@code session} is null
+   */
+  public static Ops create(EagerSession session) {
+    return new Ops(Objects.requireNonNull(session, "session"));
+  }
+
+  /**
+   * Ops that run in the default session ({@link EagerSession#getDefault()}), which is created on
+   * first use and never closed.
+   *
+   * @return the ops
+   */
+  public static Ops create() {
+    return new Ops(EagerSession.getDefault());
+  }
+
+  /**
+   * The session these ops run in.
+   *
+   * @return the session
+   */
+  public EagerSession session() {
+    return runner.session;
+  }
+
+  // ---- Constants ------------------------------------------------------------------------------
+
+  /**
+   * A scalar {@link TFloat32} constant.
+   *
+   * @param value the value
+   * @return the constant, of shape {@code []}
+   */
+  public Operand<TFloat32> constant(float value) {
+    return runner.constant(DataType.FLOAT, Shape.scalar(), new float[] {value});
+  }
+
+  /**
+   * A vector {@link TFloat32} constant holding a copy of {@code value}.
+   *
+   * @param value the elements
+   * @return the constant, of shape {@code [value.length]}
+   * @throws NullPointerException if {@code value} is null
+   */
+  public Operand<TFloat32> constant(float[] value) {
+    Objects.requireNonNull(value, "value");
+    return runner.constant(DataType.FLOAT, Shape.of(value.length), value);
+  }
+
+  /**
+   * A rank-2 {@link TFloat32} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TFloat32> constant(float[][] value) {
+    return constant(DataType.FLOAT, Objects.requireNonNull(value, "value"), 2);
+  }
+
+  /**
+   * A rank-3 {@link TFloat32} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length, value[0][0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TFloat32> constant(float[][][] value) {
+    return constant(DataType.FLOAT, Objects.requireNonNull(value, "value"), 3);
+  }
+
+  /**
+   * A rank-4 {@link TFloat32} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length, value[0][0].length,
+   *     value[0][0][0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TFloat32> constant(float[][][][] value) {
+    return constant(DataType.FLOAT, Objects.requireNonNull(value, "value"), 4);
+  }
+
+  /**
+   * A {@link TFloat32} constant of {@code shape} holding a copy of {@code data}, read in row-major
+   * order.
+   *
+   * @param shape the dimensions
+   * @param data {@code shape.size()} elements
+   * @return the constant
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if {@code data.length != shape.size()}
+   */
+  public Operand<TFloat32> constant(Shape shape, float[] data) {
+    Objects.requireNonNull(data, "data");
+    return runner.constant(DataType.FLOAT, checkSize(shape, data.length), data);
+  }
+
+  /**
+   * A scalar {@link TFloat64} constant.
+   *
+   * @param value the value
+   * @return the constant, of shape {@code []}
+   */
+  public Operand<TFloat64> constant(double value) {
+    return runner.constant(DataType.DOUBLE, Shape.scalar(), new double[] {value});
+  }
+
+  /**
+   * A vector {@link TFloat64} constant holding a copy of {@code value}.
+   *
+   * @param value the elements
+   * @return the constant, of shape {@code [value.length]}
+   * @throws NullPointerException if {@code value} is null
+   */
+  public Operand<TFloat64> constant(double[] value) {
+    Objects.requireNonNull(value, "value");
+    return runner.constant(DataType.DOUBLE, Shape.of(value.length), value);
+  }
+
+  /**
+   * A rank-2 {@link TFloat64} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TFloat64> constant(double[][] value) {
+    return constant(DataType.DOUBLE, Objects.requireNonNull(value, "value"), 2);
+  }
+
+  /**
+   * A rank-3 {@link TFloat64} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length, value[0][0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TFloat64> constant(double[][][] value) {
+    return constant(DataType.DOUBLE, Objects.requireNonNull(value, "value"), 3);
+  }
+
+  /**
+   * A rank-4 {@link TFloat64} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length, value[0][0].length,
+   *     value[0][0][0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TFloat64> constant(double[][][][] value) {
+    return constant(DataType.DOUBLE, Objects.requireNonNull(value, "value"), 4);
+  }
+
+  /**
+   * A {@link TFloat64} constant of {@code shape} holding a copy of {@code data}, read in row-major
+   * order.
+   *
+   * @param shape the dimensions
+   * @param data {@code shape.size()} elements
+   * @return the constant
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if {@code data.length != shape.size()}
+   */
+  public Operand<TFloat64> constant(Shape shape, double[] data) {
+    Objects.requireNonNull(data, "data");
+    return runner.constant(DataType.DOUBLE, checkSize(shape, data.length), data);
+  }
+
+  /**
+   * A scalar {@link TInt32} constant.
+   *
+   * @param value the value
+   * @return the constant, of shape {@code []}
+   */
+  public Operand<TInt32> constant(int value) {
+    return runner.constant(DataType.INT32, Shape.scalar(), new int[] {value});
+  }
+
+  /**
+   * A vector {@link TInt32} constant holding a copy of {@code value}.
+   *
+   * @param value the elements
+   * @return the constant, of shape {@code [value.length]}
+   * @throws NullPointerException if {@code value} is null
+   */
+  public Operand<TInt32> constant(int[] value) {
+    Objects.requireNonNull(value, "value");
+    return runner.constant(DataType.INT32, Shape.of(value.length), value);
+  }
+
+  /**
+   * A rank-2 {@link TInt32} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TInt32> constant(int[][] value) {
+    return constant(DataType.INT32, Objects.requireNonNull(value, "value"), 2);
+  }
+
+  /**
+   * A rank-3 {@link TInt32} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length, value[0][0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TInt32> constant(int[][][] value) {
+    return constant(DataType.INT32, Objects.requireNonNull(value, "value"), 3);
+  }
+
+  /**
+   * A rank-4 {@link TInt32} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length, value[0][0].length,
+   *     value[0][0][0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TInt32> constant(int[][][][] value) {
+    return constant(DataType.INT32, Objects.requireNonNull(value, "value"), 4);
+  }
+
+  /**
+   * A {@link TInt32} constant of {@code shape} holding a copy of {@code data}, read in row-major
+   * order.
+   *
+   * @param shape the dimensions
+   * @param data {@code shape.size()} elements
+   * @return the constant
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if {@code data.length != shape.size()}
+   */
+  public Operand<TInt32> constant(Shape shape, int[] data) {
+    Objects.requireNonNull(data, "data");
+    return runner.constant(DataType.INT32, checkSize(shape, data.length), data);
+  }
+
+  /**
+   * A scalar {@link TInt64} constant.
+   *
+   * @param value the value
+   * @return the constant, of shape {@code []}
+   */
+  public Operand<TInt64> constant(long value) {
+    return runner.constant(DataType.INT64, Shape.scalar(), new long[] {value});
+  }
+
+  /**
+   * A vector {@link TInt64} constant holding a copy of {@code value}.
+   *
+   * @param value the elements
+   * @return the constant, of shape {@code [value.length]}
+   * @throws NullPointerException if {@code value} is null
+   */
+  public Operand<TInt64> constant(long[] value) {
+    Objects.requireNonNull(value, "value");
+    return runner.constant(DataType.INT64, Shape.of(value.length), value);
+  }
+
+  /**
+   * A rank-2 {@link TInt64} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TInt64> constant(long[][] value) {
+    return constant(DataType.INT64, Objects.requireNonNull(value, "value"), 2);
+  }
+
+  /**
+   * A rank-3 {@link TInt64} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length, value[0][0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TInt64> constant(long[][][] value) {
+    return constant(DataType.INT64, Objects.requireNonNull(value, "value"), 3);
+  }
+
+  /**
+   * A rank-4 {@link TInt64} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length, value[0][0].length,
+   *     value[0][0][0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TInt64> constant(long[][][][] value) {
+    return constant(DataType.INT64, Objects.requireNonNull(value, "value"), 4);
+  }
+
+  /**
+   * A {@link TInt64} constant of {@code shape} holding a copy of {@code data}, read in row-major
+   * order.
+   *
+   * @param shape the dimensions
+   * @param data {@code shape.size()} elements
+   * @return the constant
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if {@code data.length != shape.size()}
+   */
+  public Operand<TInt64> constant(Shape shape, long[] data) {
+    Objects.requireNonNull(data, "data");
+    return runner.constant(DataType.INT64, checkSize(shape, data.length), data);
+  }
+
+  /**
+   * A scalar {@link TBool} constant.
+   *
+   * @param value the value
+   * @return the constant, of shape {@code []}
+   */
+  public Operand<TBool> constant(boolean value) {
+    return runner.constant(DataType.BOOL, Shape.scalar(), new boolean[] {value});
+  }
+
+  /**
+   * A vector {@link TBool} constant holding a copy of {@code value}.
+   *
+   * @param value the elements
+   * @return the constant, of shape {@code [value.length]}
+   * @throws NullPointerException if {@code value} is null
+   */
+  public Operand<TBool> constant(boolean[] value) {
+    Objects.requireNonNull(value, "value");
+    return runner.constant(DataType.BOOL, Shape.of(value.length), value);
+  }
+
+  /**
+   * A rank-2 {@link TBool} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TBool> constant(boolean[][] value) {
+    return constant(DataType.BOOL, Objects.requireNonNull(value, "value"), 2);
+  }
+
+  /**
+   * A rank-3 {@link TBool} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length, value[0][0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TBool> constant(boolean[][][] value) {
+    return constant(DataType.BOOL, Objects.requireNonNull(value, "value"), 3);
+  }
+
+  /**
+   * A rank-4 {@link TBool} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length, value[0][0].length,
+   *     value[0][0][0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TBool> constant(boolean[][][][] value) {
+    return constant(DataType.BOOL, Objects.requireNonNull(value, "value"), 4);
+  }
+
+  /**
+   * A {@link TBool} constant of {@code shape} holding a copy of {@code data}, read in row-major
+   * order.
+   *
+   * @param shape the dimensions
+   * @param data {@code shape.size()} elements
+   * @return the constant
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if {@code data.length != shape.size()}
+   */
+  public Operand<TBool> constant(Shape shape, boolean[] data) {
+    Objects.requireNonNull(data, "data");
+    return runner.constant(DataType.BOOL, checkSize(shape, data.length), data);
+  }
+
+  /**
+   * A scalar {@link TUint8} constant (UINT8: the byte's bits are read as unsigned, so {@code (byte)
+   * -1} is 255).
+   *
+   * @param value the value
+   * @return the constant, of shape {@code []}
+   */
+  public Operand<TUint8> constant(byte value) {
+    return runner.constant(DataType.UINT8, Shape.scalar(), new byte[] {value});
+  }
+
+  /**
+   * A vector {@link TUint8} constant holding a copy of {@code value}.
+   *
+   * @param value the elements
+   * @return the constant, of shape {@code [value.length]}
+   * @throws NullPointerException if {@code value} is null
+   */
+  public Operand<TUint8> constant(byte[] value) {
+    Objects.requireNonNull(value, "value");
+    return runner.constant(DataType.UINT8, Shape.of(value.length), value);
+  }
+
+  /**
+   * A rank-2 {@link TUint8} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TUint8> constant(byte[][] value) {
+    return constant(DataType.UINT8, Objects.requireNonNull(value, "value"), 2);
+  }
+
+  /**
+   * A rank-3 {@link TUint8} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length, value[0][0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TUint8> constant(byte[][][] value) {
+    return constant(DataType.UINT8, Objects.requireNonNull(value, "value"), 3);
+  }
+
+  /**
+   * A rank-4 {@link TUint8} constant holding a copy of {@code value}, in row-major order.
+   *
+   * @param value a rectangular array
+   * @return the constant, of shape {@code [value.length, value[0].length, value[0][0].length,
+   *     value[0][0][0].length]}
+   * @throws NullPointerException if {@code value} or one of its rows is null
+   * @throws IllegalArgumentException if {@code value} is ragged (the message names the row)
+   */
+  public Operand<TUint8> constant(byte[][][][] value) {
+    return constant(DataType.UINT8, Objects.requireNonNull(value, "value"), 4);
+  }
+
+  /**
+   * A {@link TUint8} constant of {@code shape} holding a copy of {@code data}, read in row-major
+   * order.
+   *
+   * @param shape the dimensions
+   * @param data {@code shape.size()} elements
+   * @return the constant
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if {@code data.length != shape.size()}
+   */
+  public Operand<TUint8> constant(Shape shape, byte[] data) {
+    Objects.requireNonNull(data, "data");
+    return runner.constant(DataType.UINT8, checkSize(shape, data.length), data);
+  }
+
+  /**
+   * A vector {@link TFloat32} constant of {@code values}: TensorFlow Java's vector helper.
+   *
+   * @param values the elements
+   * @return the constant, of shape {@code [values.length]}
+   * @throws NullPointerException if {@code values} is null
+   */
+  public Operand<TFloat32> array(float... values) {
+    return constant(values);
+  }
+
+  /**
+   * A vector {@link TFloat64} constant of {@code values}: TensorFlow Java's vector helper.
+   *
+   * @param values the elements
+   * @return the constant, of shape {@code [values.length]}
+   * @throws NullPointerException if {@code values} is null
+   */
+  public Operand<TFloat64> array(double... values) {
+    return constant(values);
+  }
+
+  /**
+   * A vector {@link TInt32} constant of {@code values}: TensorFlow Java's vector helper.
+   *
+   * @param values the elements
+   * @return the constant, of shape {@code [values.length]}
+   * @throws NullPointerException if {@code values} is null
+   */
+  public Operand<TInt32> array(int... values) {
+    return constant(values);
+  }
+
+  /**
+   * A vector {@link TInt64} constant of {@code values}: TensorFlow Java's vector helper.
+   *
+   * @param values the elements
+   * @return the constant, of shape {@code [values.length]}
+   * @throws NullPointerException if {@code values} is null
+   */
+  public Operand<TInt64> array(long... values) {
+    return constant(values);
+  }
+
+  /**
+   * A vector {@link TBool} constant of {@code values}: TensorFlow Java's vector helper.
+   *
+   * @param values the elements
+   * @return the constant, of shape {@code [values.length]}
+   * @throws NullPointerException if {@code values} is null
+   */
+  public Operand<TBool> array(boolean... values) {
+    return constant(values);
+  }
+
+  /**
+   * A vector {@link TUint8} constant of {@code values}: TensorFlow Java's vector helper.
+   *
+   * @param values the elements
+   * @return the constant, of shape {@code [values.length]}
+   * @throws NullPointerException if {@code values} is null
+   */
+  public Operand<TUint8> array(byte... values) {
+    return constant(values);
+  }
+
+  /**
+   * A constant holding a snapshot of {@code tensor}'s values: later changes to a standalone tensor
+   * do not show in the constant.
+   *
+   * @param tensor a standalone tensor, or the tensor of an output of this session
+   * @return the constant, of the tensor's shape and type
+   * @throws NullPointerException if {@code tensor} is null
+   * @throws IllegalArgumentException if the tensor belongs to another session
+   * @throws IllegalStateException if the tensor was closed or released
+   */
+  public <T extends TType> Operand<T> constantOf(T tensor) {
+    return runner.constantOf(Objects.requireNonNull(tensor, "tensor"));
+  }
+
+  /**
+   * A scalar constant of tensor class {@code type} holding {@code number} converted to it, as
+   * Java's primitive conversions do ({@code 2.7} becomes {@code 2} for {@link TInt32}).
+   *
+   * @param type a numeric tensor class, such as {@code TFloat32.class}
+   * @param number the value
+   * @return the constant, of shape {@code []}
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if {@code type} is {@link TBool} or not a tensor class
+   */
+  public <T extends TNumber> Operand<T> constant(Class<T> type, Number number) {
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(number, "number");
+    DataType d = Runner.dataTypeOf(type);
+    if (d == DataType.BOOL) {
+      throw new IllegalArgumentException("TBool is not a numeric type");
+    }
+    return scalar(d, number);
+  }
+
+  /** A scalar of {@code type} holding {@code number}; booleans are {@code number != 0}. */
+  private <T extends TType> Output<T> scalar(DataType type, Number number) {
+    Object data =
+        switch (type) {
+          case FLOAT -> new float[] {number.floatValue()};
+          case DOUBLE -> new double[] {number.doubleValue()};
+          case INT32 -> new int[] {number.intValue()};
+          case INT64 -> new long[] {number.longValue()};
+          case UINT8 -> new byte[] {number.byteValue()};
+          case BOOL -> new boolean[] {number.doubleValue() != 0};
+        };
+    return runner.constant(type, Shape.scalar(), data);
+  }
+
+  private <T extends TType> Operand<T> constant(DataType type, Object[] value, int rank) {
+    long[] dims = Flattener.dims(value, rank);
+    Object flat = Flattener.flatten(value, dims, type);
+    return runner.constant(type, Shape.of(dims), flat);
+  }
+
+  private static Shape checkSize(Shape shape, int length) {
+    Objects.requireNonNull(shape, "shape");
+    if (shape.size() != length) {
+      throw new IllegalArgumentException(
+          "shape " + shape + " needs " + shape.size() + " elements but data has " + length);
+    }
+    return shape;
+  }
+
+  // ---- Shapes and layout ----------------------------------------------------------------------
+
+  /**
+   * {@code tensor} with its elements, in row-major order, arranged in {@code shape} [{@code
+   * Reshape}]. One dimension of {@code shape} may be -1, meaning whatever makes the element counts
+   * agree. Shares the buffer; copies nothing.
+   *
+   * @param tensor the values
+   * @param shape a vector of the new dimensions
+   * @return the reshaped tensor
+   * @throws IllegalArgumentException if the element counts differ
+   */
+  public <T extends TType> Operand<T> reshape(Operand<T> tensor, Operand<? extends TNumber> shape) {
+    Objects.requireNonNull(tensor, "tensor");
+    Objects.requireNonNull(shape, "shape");
+    return runner.run(RESHAPE, tensor, shape);
+  }
+
+  /**
+   * The {@code values} joined along dimension {@code axis} [{@code ConcatV2}]. They must have the
+   * same dtype, rank, and sizes in every other dimension.
+   *
+   * @param values one or more tensors
+   * @param axis a scalar, in {@code [-rank, rank)}
+   * @return the concatenation
+   * @throws NullPointerException if an argument or an element of {@code values} is null
+   */
+  public <T extends TType> Operand<T> concat(
+      Iterable<Operand<T>> values, Operand<? extends TNumber> axis) {
+    Objects.requireNonNull(values, "values");
+    Objects.requireNonNull(axis, "axis");
+    Output<?>[] list = Runner.outputs(values, "values");
+    return runner.builder(CONCAT).addInputList(list).addInput(axis.asOutput()).build().output(0);
+  }
+
+  /**
+   * A tensor of shape {@code dims} with every element {@code value} [{@code Fill}].
+   *
+   * @param dims a vector of dimensions
+   * @param value a scalar
+   * @return the filled tensor, of {@code value}'s dtype
+   */
+  public <U extends TType> Operand<U> fill(Operand<? extends TNumber> dims, Operand<U> value) {
+    Objects.requireNonNull(dims, "dims");
+    Objects.requireNonNull(value, "value");
+    return runner.run(FILL, dims, value);
+  }
+
+  /**
+   * A tensor of shape {@code dims} filled with zeros ({@code false} for {@link TBool}) [{@code
+   * Fill} of a scalar constant, which is released at once].
+   *
+   * @param dims a vector of dimensions
+   * @param type the tensor class of the result, such as {@code TFloat32.class}
+   * @return the zeros
+   * @throws IllegalArgumentException if {@code type} is not a concrete tensor class
+   */
+  public <T extends TType> Operand<T> zeros(Operand<? extends TNumber> dims, Class<T> type) {
+    return filled(dims, type, 0);
+  }
+
+  /**
+   * A tensor of shape {@code dims} filled with ones ({@code true} for {@link TBool}) [{@code Fill}
+   * of a scalar constant, which is released at once].
+   *
+   * @param dims a vector of dimensions
+   * @param type the tensor class of the result, such as {@code TFloat32.class}
+   * @return the ones
+   * @throws IllegalArgumentException if {@code type} is not a concrete tensor class
+   */
+  public <T extends TType> Operand<T> ones(Operand<? extends TNumber> dims, Class<T> type) {
+    return filled(dims, type, 1);
+  }
+
+  private <T extends TType> Operand<T> filled(
+      Operand<? extends TNumber> dims, Class<T> type, int value) {
+    Objects.requireNonNull(dims, "dims");
+    Objects.requireNonNull(type, "type");
+    Output<T> scalar = scalar(Runner.dataTypeOf(type), value);
+    try {
+      return runner.run(FILL, dims, scalar);
+    } finally {
+      // The scalar is a temporary: free it now rather than leave it to the cleanup strategy.
+      runner.session.release(scalar);
+    }
+  }
+
+  /**
+   * The inputs, which must have the same shape and dtype, stacked along a new dimension [{@code
+   * Pack}]: {@code N} tensors of shape {@code [A, B]} give {@code [N, A, B]} (axis 0), {@code [A,
+   * N, B]} (axis 1) or {@code [A, B, N]} (axis 2 or -1).
+   *
+   * @param values one or more tensors
+   * @param options {@link Stack#axis} (default 0)
+   * @return the stacked tensor
+   * @throws NullPointerException if an argument or an element of {@code values} is null
+   */
+  public <T extends TType> Operand<T> stack(Iterable<Operand<T>> values, Stack.Options... options) {
+    Objects.requireNonNull(values, "values");
+    Objects.requireNonNull(options, "options");
+    Output<?>[] list = Runner.outputs(values, "values");
+    OperationBuilder b = runner.builder(PACK).addInputList(list);
+    OpOption.applyAll(b, options);
+    return b.build().output(0);
+  }
+
+  /**
+   * {@code value} split along a dimension into {@code num} tensors with that dimension removed
+   * [{@code Unpack}]: the inverse of {@link #stack}.
+   *
+   * @param value the tensor to split
+   * @param num the size of the dimension along which to unstack
+   * @param options {@link Unstack#axis} (default 0)
+   * @return {@code num} tensors, in order, in an unmodifiable list
+   * @throws IllegalArgumentException if the dimension's size is not {@code num}
+   */
+  public <T extends TType> List<Operand<T>> unstack(
+      Operand<T> value, long num, Unstack.Options... options) {
+    Objects.requireNonNull(value, "value");
+    Objects.requireNonNull(options, "options");
+    OperationBuilder b = runner.builder(UNPACK, value).setAttr("num", num);
+    OpOption.applyAll(b, options);
+    return Runner.outputs(b.build());
+  }
+
+  /**
+   * {@code value} split along dimension {@code axis} into {@code numSplit} equal parts [{@code
+   * Split}].
+   *
+   * @param axis a scalar, the dimension to split
+   * @param value the tensor to split
+   * @param numSplit the number of parts, which must divide the dimension's size
+   * @return {@code numSplit} tensors, in order, in an unmodifiable list
+   * @throws IllegalArgumentException if {@code numSplit} does not divide the dimension
+   */
+  public <T extends TType> List<Operand<T>> split(
+      Operand<TInt32> axis, Operand<T> value, long numSplit) {
+    Objects.requireNonNull(axis, "axis");
+    Objects.requireNonNull(value, "value");
+    return Runner.outputs(
+        runner.builder(SPLIT, axis, value).setAttr("num_split", numSplit).build());
+  }
+
+  /**
+   * {@code input} without dimensions of size 1 [{@code Squeeze}]: all of them, or those named by
+   * {@link Squeeze#axis}. Shares the buffer.
+   *
+   * @param input the tensor
+   * @param options {@link Squeeze#axis}
+   * @return the squeezed tensor
+   * @throws IllegalArgumentException if a named dimension does not have size 1
+   */
+  public <T extends TType> Operand<T> squeeze(Operand<T> input, Squeeze.Options... options) {
+    Objects.requireNonNull(input, "input");
+    return runner.run(SQUEEZE, options, input);
+  }
+
+  /**
+   * {@code input} with a dimension of size 1 inserted at {@code axis} [{@code ExpandDims}]; shares
+   * the buffer.
+   *
+   * @param input the tensor
+   * @param axis a scalar in {@code [-rank - 1, rank]}
+   * @return the expanded tensor
+   */
+  public <T extends TType> Operand<T> expandDims(
+      Operand<T> input, Operand<? extends TNumber> axis) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(axis, "axis");
+    return runner.run(EXPAND_DIMS, input, axis);
+  }
+
+  /**
+   * The block of {@code input} starting at {@code begin} with {@code size} elements per dimension
+   * [{@code Slice}]; a size of -1 takes the rest of that dimension.
+   *
+   * @param input the tensor
+   * @param begin a vector with one start per dimension
+   * @param size a vector with one size per dimension
+   * @return the slice
+   * @throws IllegalArgumentException if the block does not fit in {@code input}
+   */
+  public <T extends TType, U extends TNumber> Operand<T> slice(
+      Operand<T> input, Operand<U> begin, Operand<U> size) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(begin, "begin");
+    Objects.requireNonNull(size, "size");
+    return runner.run(SLICE, input, begin, size);
+  }
+
+  /**
+   * Python-style slicing {@code input[begin:end:strides]}, one entry per dimension [{@code
+   * StridedSlice}], with the masks of {@link StridedSlice} for omitted bounds, ellipses, new axes
+   * and single indices.
+   *
+   * @param input the tensor
+   * @param begin a vector of starts
+   * @param end a vector of (exclusive) ends
+   * @param strides a vector of non-zero steps
+   * @param options masks from {@link StridedSlice}
+   * @return the slice
+   */
+  public <T extends TType, U extends TNumber> Operand<T> stridedSlice(
+      Operand<T> input,
+      Operand<U> begin,
+      Operand<U> end,
+      Operand<U> strides,
+      StridedSlice.Options... options) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(begin, "begin");
+    Objects.requireNonNull(end, "end");
+    Objects.requireNonNull(strides, "strides");
+    return runner.run(STRIDED_SLICE, options, input, begin, end, strides);
+  }
+
+  /**
+   * The slices of {@code params} along {@code axis} picked by {@code indices} [{@code GatherV2}]:
+   * the result's shape is {@code params.shape[:axis] + indices.shape + params.shape[axis + 1:]}.
+   *
+   * @param params the tensor to gather from
+   * @param indices integer indices into dimension {@code axis}
+   * @param axis a scalar
+   * @param options {@link Gather#batchDims}
+   * @return the gathered tensor
+   * @throws IllegalArgumentException if an index is out of range
+   */
+  public <T extends TType> Operand<T> gather(
+      Operand<T> params,
+      Operand<? extends TNumber> indices,
+      Operand<? extends TNumber> axis,
+      Gather.Options... options) {
+    Objects.requireNonNull(params, "params");
+    Objects.requireNonNull(indices, "indices");
+    Objects.requireNonNull(axis, "axis");
+    return runner.run(GATHER, options, params, indices, axis);
+  }
+
+  /**
+   * {@code input} repeated {@code multiples[i]} times along each dimension {@code i} [{@code
+   * Tile}].
+   *
+   * @param input the tensor
+   * @param multiples a vector with one count per dimension
+   * @return the tiled tensor
+   */
+  public <T extends TType> Operand<T> tile(Operand<T> input, Operand<? extends TNumber> multiples) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(multiples, "multiples");
+    return runner.run(TILE, input, multiples);
+  }
+
+  /**
+   * Zeros of {@code x}'s shape and dtype [{@code ZerosLike}].
+   *
+   * @param x the model tensor
+   * @return the zeros
+   */
+  public <T extends TType> Operand<T> zerosLike(Operand<T> x) {
+    Objects.requireNonNull(x, "x");
+    return runner.run(ZEROS_LIKE, x);
+  }
+
+  /**
+   * Ones of {@code x}'s shape and dtype [{@code OnesLike}].
+   *
+   * @param x the model tensor
+   * @return the ones
+   */
+  public <T extends TType> Operand<T> onesLike(Operand<T> x) {
+    Objects.requireNonNull(x, "x");
+    return runner.run(ONES_LIKE, x);
+  }
+
+  /**
+   * The vector {@code start, start + delta, ...} up to but excluding {@code limit} [{@code Range}].
+   *
+   * @param start a scalar
+   * @param limit a scalar
+   * @param delta a non-zero scalar
+   * @return the sequence
+   * @throws IllegalArgumentException if {@code delta} is 0 or points away from {@code limit}
+   */
+  public <T extends TNumber> Operand<T> range(
+      Operand<T> start, Operand<T> limit, Operand<T> delta) {
+    Objects.requireNonNull(start, "start");
+    Objects.requireNonNull(limit, "limit");
+    Objects.requireNonNull(delta, "delta");
+    return runner.run(RANGE, start, limit, delta);
+  }
+
+  /**
+   * {@code input} itself, as a new output sharing its buffer [{@code Identity}].
+   *
+   * @param input the tensor
+   * @return the same values
+   */
+  public <T extends TType> Operand<T> identity(Operand<T> input) {
+    Objects.requireNonNull(input, "input");
+    return runner.run(IDENTITY, input);
+  }
+
+  /**
+   * The dimensions of {@code input} as an {@link TInt32} vector [{@code Shape}].
+   *
+   * @param input the tensor
+   * @return a vector of length {@code rank(input)}
+   */
+  public Operand<TInt32> shape(Operand<? extends TType> input) {
+    Objects.requireNonNull(input, "input");
+    return runner.run(SHAPE, input);
+  }
+
+  /**
+   * The dimensions of {@code input} as a vector of {@code outType} [{@code Shape}, attribute {@code
+   * out_type}].
+   *
+   * @param input the tensor
+   * @param outType {@code TInt32.class} or {@code TInt64.class}
+   * @return a vector of length {@code rank(input)}
+   */
+  public <U extends TNumber> Operand<U> shape(Operand<? extends TType> input, Class<U> outType) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(outType, "outType");
+    return withOutType(SHAPE, input, outType);
+  }
+
+  /**
+   * The number of elements of {@code input} as an {@link TInt32} scalar [{@code Size}].
+   *
+   * @param input the tensor
+   * @return a scalar
+   */
+  public Operand<TInt32> size(Operand<? extends TType> input) {
+    Objects.requireNonNull(input, "input");
+    return runner.run(SIZE, input);
+  }
+
+  /**
+   * The number of elements of {@code input} as a scalar of {@code outType} [{@code Size}, attribute
+   * {@code out_type}].
+   *
+   * @param input the tensor
+   * @param outType {@code TInt32.class} or {@code TInt64.class}
+   * @return a scalar
+   */
+  public <U extends TNumber> Operand<U> size(Operand<? extends TType> input, Class<U> outType) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(outType, "outType");
+    return withOutType(SIZE, input, outType);
+  }
+
+  private <U extends TNumber> Operand<U> withOutType(
+      OpType op, Operand<?> input, Class<U> outType) {
+    DataType d = Runner.dataTypeOf(outType);
+    return runner.builder(op, input).setAttr("out_type", d).build().output(0);
+  }
+
+  /**
+   * The number of dimensions of {@code input} as an {@link TInt32} scalar [{@code Rank}].
+   *
+   * @param input the tensor
+   * @return a scalar
+   */
+  public Operand<TInt32> rank(Operand<? extends TType> input) {
+    Objects.requireNonNull(input, "input");
+    return runner.run(RANK, input);
+  }
+
+  /**
+   * Elements of {@code t} where {@code condition} is true and of {@code e} elsewhere [{@code
+   * SelectV2}]; the three broadcast together.
+   *
+   * @param condition booleans
+   * @param t values where true
+   * @param e values where false, of {@code t}'s dtype
+   * @return the selection
+   */
+  public <T extends TType> Operand<T> select(Operand<TBool> condition, Operand<T> t, Operand<T> e) {
+    Objects.requireNonNull(condition, "condition");
+    Objects.requireNonNull(t, "t");
+    Objects.requireNonNull(e, "e");
+    return runner.run(SELECT, condition, t, e);
+  }
+
+  /**
+   * One-hot encoding [{@code OneHot}]: a new dimension of size {@code depth} (last by default)
+   * holding {@code onValue} at each index and {@code offValue} elsewhere; indices outside {@code
+   * [0, depth)} give a row of {@code offValue}.
+   *
+   * @param indices integer indices
+   * @param depth a scalar, the size of the new dimension
+   * @param onValue a scalar
+   * @param offValue a scalar of {@code onValue}'s dtype
+   * @param options {@link OneHot#axis} (default -1)
+   * @return the encoding, of {@code onValue}'s dtype
+   */
+  public <U extends TType> Operand<U> oneHot(
+      Operand<? extends TNumber> indices,
+      Operand<TInt32> depth,
+      Operand<U> onValue,
+      Operand<U> offValue,
+      OneHot.Options... options) {
+    Objects.requireNonNull(indices, "indices");
+    Objects.requireNonNull(depth, "depth");
+    Objects.requireNonNull(onValue, "onValue");
+    Objects.requireNonNull(offValue, "offValue");
+    return runner.run(ONE_HOT, options, indices, depth, onValue, offValue);
+  }
+
+  /**
+   * {@code t} with every element clamped to {@code [clipValueMin, clipValueMax]} [{@code
+   * ClipByValue}]; the bounds broadcast against {@code t}.
+   *
+   * @param t the values
+   * @param clipValueMin the lower bound
+   * @param clipValueMax the upper bound
+   * @return the clipped values
+   */
+  public <T extends TType> Operand<T> clipByValue(
+      Operand<T> t, Operand<T> clipValueMin, Operand<T> clipValueMax) {
+    Objects.requireNonNull(t, "t");
+    Objects.requireNonNull(clipValueMin, "clipValueMin");
+    Objects.requireNonNull(clipValueMax, "clipValueMax");
+    return runner.run(CLIP_BY_VALUE, t, clipValueMin, clipValueMax);
+  }
+
+  // ---- Reductions -----------------------------------------------------------------------------
+
+  /**
+   * The sum of {@code input}'s elements along the dimensions in {@code axis} [{@code Sum}].
+   *
+   * @param input the values
+   * @param axis a scalar or vector of dimensions to reduce; an empty vector reduces nothing
+   * @param options {@link ReduceSum#keepDims} (default: reduced dimensions are removed)
+   * @return the sums
+   * @throws IllegalArgumentException if an axis is out of range
+   */
+  public <T extends TType> Operand<T> reduceSum(
+      Operand<T> input, Operand<? extends TNumber> axis, ReduceSum.Options... options) {
+    return reduce(SUM, input, axis, options);
+  }
+
+  /**
+   * The maximum of {@code input}'s elements along the dimensions in {@code axis} [{@code Max}].
+   *
+   * @param input the values
+   * @param axis a scalar or vector of dimensions to reduce
+   * @param options {@link ReduceMax#keepDims}
+   * @return the maxima
+   */
+  public <T extends TType> Operand<T> reduceMax(
+      Operand<T> input, Operand<? extends TNumber> axis, ReduceMax.Options... options) {
+    return reduce(MAX, input, axis, options);
+  }
+
+  /**
+   * The minimum of {@code input}'s elements along the dimensions in {@code axis} [{@code Min}].
+   *
+   * @param input the values
+   * @param axis a scalar or vector of dimensions to reduce
+   * @param options {@link ReduceMin#keepDims}
+   * @return the minima
+   */
+  public <T extends TType> Operand<T> reduceMin(
+      Operand<T> input, Operand<? extends TNumber> axis, ReduceMin.Options... options) {
+    return reduce(MIN, input, axis, options);
+  }
+
+  /**
+   * The product of {@code input}'s elements along the dimensions in {@code axis} [{@code Prod}].
+   *
+   * @param input the values
+   * @param axis a scalar or vector of dimensions to reduce
+   * @param options {@link ReduceProd#keepDims}
+   * @return the products
+   */
+  public <T extends TType> Operand<T> reduceProd(
+      Operand<T> input, Operand<? extends TNumber> axis, ReduceProd.Options... options) {
+    return reduce(PROD, input, axis, options);
+  }
+
+  /**
+   * Logical and of {@code input}'s elements along the dimensions in {@code axis} [{@code All}].
+   *
+   * @param input booleans
+   * @param axis a scalar or vector of dimensions to reduce
+   * @param options {@link ReduceAll#keepDims}
+   * @return whether all are true
+   */
+  public Operand<TBool> reduceAll(
+      Operand<TBool> input, Operand<? extends TNumber> axis, ReduceAll.Options... options) {
+    return reduce(ALL, input, axis, options);
+  }
+
+  /**
+   * Logical or of {@code input}'s elements along the dimensions in {@code axis} [{@code Any}].
+   *
+   * @param input booleans
+   * @param axis a scalar or vector of dimensions to reduce
+   * @param options {@link ReduceAny#keepDims}
+   * @return whether any is true
+   */
+  public Operand<TBool> reduceAny(
+      Operand<TBool> input, Operand<? extends TNumber> axis, ReduceAny.Options... options) {
+    return reduce(ANY, input, axis, options);
+  }
+
+  /**
+   * TensorFlow Java's alias of {@link #reduceSum}.
+   *
+   * @param input the values
+   * @param axis a scalar or vector of dimensions to reduce
+   * @param options {@link ReduceSum#keepDims}
+   * @return the sums
+   */
+  public <T extends TType> Operand<T> sum(
+      Operand<T> input, Operand<? extends TNumber> axis, ReduceSum.Options... options) {
+    return reduceSum(input, axis, options);
+  }
+
+  /**
+   * TensorFlow Java's alias of {@link #reduceMax}.
+   *
+   * @param input the values
+   * @param axis a scalar or vector of dimensions to reduce
+   * @param options {@link ReduceMax#keepDims}
+   * @return the maxima
+   */
+  public <T extends TType> Operand<T> max(
+      Operand<T> input, Operand<? extends TNumber> axis, ReduceMax.Options... options) {
+    return reduceMax(input, axis, options);
+  }
+
+  /**
+   * TensorFlow Java's alias of {@link #reduceMin}.
+   *
+   * @param input the values
+   * @param axis a scalar or vector of dimensions to reduce
+   * @param options {@link ReduceMin#keepDims}
+   * @return the minima
+   */
+  public <T extends TType> Operand<T> min(
+      Operand<T> input, Operand<? extends TNumber> axis, ReduceMin.Options... options) {
+    return reduceMin(input, axis, options);
+  }
+
+  /**
+   * TensorFlow Java's alias of {@link #reduceProd}.
+   *
+   * @param input the values
+   * @param axis a scalar or vector of dimensions to reduce
+   * @param options {@link ReduceProd#keepDims}
+   * @return the products
+   */
+  public <T extends TType> Operand<T> prod(
+      Operand<T> input, Operand<? extends TNumber> axis, ReduceProd.Options... options) {
+    return reduceProd(input, axis, options);
+  }
+
+  /**
+   * TensorFlow Java's alias of {@link #reduceAll}.
+   *
+   * @param input booleans
+   * @param axis a scalar or vector of dimensions to reduce
+   * @param options {@link ReduceAll#keepDims}
+   * @return whether all are true
+   */
+  public Operand<TBool> all(
+      Operand<TBool> input, Operand<? extends TNumber> axis, ReduceAll.Options... options) {
+    return reduceAll(input, axis, options);
+  }
+
+  /**
+   * TensorFlow Java's alias of {@link #reduceAny}.
+   *
+   * @param input booleans
+   * @param axis a scalar or vector of dimensions to reduce
+   * @param options {@link ReduceAny#keepDims}
+   * @return whether any is true
+   */
+  public Operand<TBool> any(
+      Operand<TBool> input, Operand<? extends TNumber> axis, ReduceAny.Options... options) {
+    return reduceAny(input, axis, options);
+  }
+
+  private <T extends TType> Operand<T> reduce(
+      OpType op, Operand<T> input, Operand<?> axis, OpOption[] options) {
+    return runner.reduce(op, input, axis, options);
+  }
+}

@@ -1,0 +1,43 @@
+package io.eagerflow.op;
+
+/**
+ * Optional attributes of {@link RandomOps#randomStandardNormal}, TensorFlow's {@code
+ * RandomStandardNormal} op, in TensorFlow Java's style: each static method makes one option, passed
+ * as a trailing argument. With both seeds 0 (the default) every call draws fresh values; with
+ * either seed set, the op draws the same values in every session and every run.
+ *
+ * <pre>{@code
+ * tf.random.randomStandardNormal(
+ *     tf.constant(new int[] {2, 3}), TFloat32.class, RandomStandardNormal.seed(42))
+ * }</pre>
+ */
+public final class RandomStandardNormal {
+  private RandomStandardNormal() {}
+
+  /**
+   * The seed (default 0).
+   *
+   * @param seed the value of attribute {@code seed}
+   * @return the option, to pass to the op's method
+   */
+  public static Options seed(long seed) {
+    return new Options("seed", seed);
+  }
+
+  /**
+   * A second seed, mixed with {@code seed} (default 0).
+   *
+   * @param seed2 the value of attribute {@code seed2}
+   * @return the option, to pass to the op's method
+   */
+  public static Options seed2(long seed2) {
+    return new Options("seed2", seed2);
+  }
+
+  /** One optional attribute of this op, made by the static methods of its class. */
+  public static final class Options extends OpOption {
+    private Options(String attr, long value) {
+      super(attr, value);
+    }
+  }
+}

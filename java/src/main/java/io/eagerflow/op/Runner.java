@@ -1,0 +1,120 @@
+package io.eagerflow.op;
+
+import io.eagerflow.DataType;
+import io.eagerflow.EagerSession;
+import io.eagerflow.Operand;
+import io.eagerflow.Operation;
+import io.eagerflow.OperationBuilder;
+import io.eagerflow.Output;
+import io.eagerflow.internal.SessionAccess;
+import io.eagerflow.internal.TensorTypes;
+import io.eagerflow.types.TType;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How the facade runs ops in one session. Attribute-free ops take {@link SessionAccess#run}, the
+ * native fast path; ops with attributes or list inputs take a builder made straight from the
+ * resolved {@link io.eagerflow.internal.OpInfo}, so no op pays for a name lookup or a generated
+ * name.
+ */
+final class Runner {
+  private static final SessionAccess ACCESS = SessionAccess.get();
+
+  final EagerSession session;
+
+  Runner(EagerSession session) {
+    this.session = session;
+  }
+
+  <T extends TType> Output<T> run(OpType op, Operand<?> x) {
+    return ACCESS.run(session, op.info(), x);
+  }
+
+  <T extends TType> Output<T> run(OpType op, Operand<?> x, Operand<?> y) {
+    return ACCESS.run(session, op.info(), x, y);
+  }
+
+  <T extends TType> Output<T> run(OpType op, Operand<?> x, Operand<?> y, Operand<?> z) {
+    return ACCESS.run(session, op.info(), x, y, z);
+  }
+
+  /**
+   * Runs {@code op} on single inputs with optional attributes; without options it takes the fast
+   * path.
+   */
+  <T extends TType> Output<T> run(OpType op, OpOption[] options, Operand<?>... inputs) {
+    Objects.requireNonNull(options, "options");
+    if (options.length == 0) {
+      return ACCESS.run(session, op.info(), inputs);
+    }
+    OperationBuilder b = builder(op, inputs);
+    OpOption.applyAll(b, options);
+    return b.build().output(0);
+  }
+
+  /** A reduction of {@code input} along {@code axis}: {@code Sum}, {@code Mean} and the like. */
+  <T extends TType> Output<T> reduce(
+      OpType op, Operand<T> input, Operand<?> axis, OpOption[] options) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(axis, "axis");
+    return run(op, options, input, axis);
+  }
+
+  /** A builder for {@code op} with {@code inputs} added as single inputs. */
+  OperationBuilder builder(OpType op, Operand<?>... inputs) {
+    OperationBuilder b = ACCESS.opBuilder(session, op.info());
+    for (Operand<?> in : inputs) {
+      b.addInput(in.asOutput());
+    }
+    return b;
+  }
+
+  /** A constant holding {@code data}, a primitive array of {@code shape.size()} elements. */
+  <T extends TType> Output<T> constant(DataType type, io.eagerflow.Shape shape, Object data) {
+    return ACCESS.constant(session, type, shape, data);
+  }
+
+  <T extends TType> Output<T> constantOf(TType tensor) {
+    return ACCESS.constantOf(session, tensor);
+  }
+
+  /**
+   * The outputs of {@code values}, for a list input.
+   *
+   * @throws NullPointerException naming {@code name} and the position of a null element
+   */
+  static Output<?>[] outputs(Iterable<? extends Operand<?>> values, String name) {
+    List<Output<?>> list =
+        values instanceof Collection<?> c ? new ArrayList<>(c.size()) : new ArrayList<>();
+    for (Operand<?> v : values) {
+      if (v == null) {
+        throw new NullPointerException(name + "[" + list.size() + "]");
+      }
+      list.add(v.asOutput());
+    }
+    return list.toArray(new Output<?>[0]);
+  }
+
+  /** Every output of {@code op}, in order, as an unmodifiable list. */
+  static <T extends TType> List<Operand<T>> outputs(Operation op) {
+    int n = op.numOutputs();
+    List<Operand<T>> list = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      list.add(op.output(i));
+    }
+    return Collections.unmodifiableList(list);
+  }
+
+  /**
+   * The element type of tensor class {@code type}.
+   *
+   * @throws IllegalArgumentException if {@code type} is not a concrete tensor class
+   */
+  static DataType dataTypeOf(Class<? extends TType> type) {
+    return TensorTypes.dataTypeOf(type);
+  }
+}
