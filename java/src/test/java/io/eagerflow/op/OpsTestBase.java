@@ -1,0 +1,85 @@
+package io.eagerflow.op;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.eagerflow.EagerSession;
+import io.eagerflow.Operand;
+import io.eagerflow.Shape;
+import io.eagerflow.types.TBool;
+import io.eagerflow.types.TFloat32;
+import io.eagerflow.types.TFloat64;
+import io.eagerflow.types.TInt32;
+import io.eagerflow.types.TInt64;
+import io.eagerflow.types.TUint8;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/** A fresh session and {@code Ops} per test, and readers that turn outputs into Java arrays. */
+abstract class OpsTestBase {
+  static final float EPS = 1e-5f;
+
+  EagerSession session;
+  Ops tf;
+
+  @BeforeEach
+  void openSession() {
+    session = EagerSession.create();
+    tf = Ops.create(session);
+  }
+
+  @AfterEach
+  void closeSession() {
+    session.close();
+  }
+
+  static float[] floats(Operand<TFloat32> o) {
+    return o.asTensor().toArray();
+  }
+
+  static double[] doubles(Operand<TFloat64> o) {
+    return o.asTensor().toArray();
+  }
+
+  static int[] ints(Operand<TInt32> o) {
+    return o.asTensor().toArray();
+  }
+
+  static long[] longs(Operand<TInt64> o) {
+    return o.asTensor().toArray();
+  }
+
+  static boolean[] bools(Operand<TBool> o) {
+    return o.asTensor().toArray();
+  }
+
+  static byte[] bytes(Operand<TUint8> o) {
+    return o.asTensor().toArray();
+  }
+
+  /** Checks shape and values, with a small tolerance for rounding. */
+  static void assertFloats(Operand<TFloat32> o, long[] shape, float... expected) {
+    assertEquals(Shape.of(shape), o.shape(), "shape");
+    assertArrayEquals(expected, floats(o), EPS);
+  }
+
+  static void assertInts(Operand<TInt32> o, long[] shape, int... expected) {
+    assertEquals(Shape.of(shape), o.shape(), "shape");
+    assertArrayEquals(expected, ints(o));
+  }
+
+  static void assertLongs(Operand<TInt64> o, long[] shape, long... expected) {
+    assertEquals(Shape.of(shape), o.shape(), "shape");
+    assertArrayEquals(expected, longs(o));
+  }
+
+  static void assertBools(Operand<TBool> o, long[] shape, boolean... expected) {
+    assertEquals(Shape.of(shape), o.shape(), "shape");
+    assertArrayEquals(expected, bools(o));
+  }
+
+  /** Shorthand for shapes in assertions. */
+  static long[] dims(long... dims) {
+    return dims;
+  }
+}
