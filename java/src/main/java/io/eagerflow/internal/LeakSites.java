@@ -44,8 +44,7 @@ public final class LeakSites {
     if (site == null) {
       return;
     }
-    StackTraceElement frame = callerFrame(site);
-    String where = frame == null ? "an unknown place" : frame.toString();
+    String where = callerFrames(site);
     if (REPORTED.add(site.getMessage() + "@" + where)) {
       LOG.log(
           System.Logger.Level.WARNING,
@@ -59,14 +58,20 @@ public final class LeakSites {
     }
   }
 
-  /** The first frame outside the library: where the user's code made the tensor. */
-  private static StackTraceElement callerFrame(Site site) {
+  /** The first frames outside the library: where the user's code made the tensor. */
+  private static String callerFrames(Site site) {
+    StringBuilder sb = new StringBuilder();
+    int shown = 0;
     for (StackTraceElement e : site.getStackTrace()) {
-      if (!isLibrary(e.getClassName())) {
-        return e;
+      if (shown == 3) {
+        break;
+      }
+      if (shown > 0 || !isLibrary(e.getClassName())) {
+        sb.append(shown == 0 ? "" : " <- ").append(e);
+        shown++;
       }
     }
-    return null;
+    return shown == 0 ? "an unknown place" : sb.toString();
   }
 
   private static boolean isLibrary(String className) {
