@@ -215,9 +215,7 @@ impl Session {
         })?;
         let outputs = registry.run(op, &self.account, &tensors, list_lens, attrs)?;
         drop(tensors);
-        let handles = self
-            .table
-            .insert_all(outputs.into_iter().map(Arc::new).collect())?;
+        let handles = self.table.insert_all(outputs.into_iter().map(Arc::new))?;
         self.created(handles.len() as u64);
         Ok(handles)
     }
