@@ -7,6 +7,8 @@
 //! and loops over outer dimensions run only when the output is non-empty, so
 //! their trip counts are bounded by the output's (accounted) size.
 
+use std::sync::Arc;
+
 use super::{Kernel, OpContext, OpDef, Registry, int_values, normalize_axis};
 use crate::bail;
 use crate::dtype::{DataType, Element};
@@ -98,14 +100,7 @@ fn check_rank(rank: usize, what: &str) -> Result<()> {
 
 /// Input `i` as an integer scalar (rank 0, INT32 or INT64).
 fn int_scalar(ctx: &OpContext<'_>, i: usize) -> Result<i64> {
-    let t = ctx.input(i);
-    if t.rank() != 0 {
-        bail!(
-            "input '{}' must be a scalar but has shape {:?}",
-            ctx.arg_name(i),
-            t.shape()
-        );
-    }
+    require_scalar(ctx, i)?;
     int_values(ctx, i)?
         .first()
         .copied()
@@ -152,11 +147,6 @@ fn require_scalar<'a>(ctx: &OpContext<'a>, i: usize) -> Result<&'a Tensor> {
         );
     }
     Ok(t)
-}
-
-/// The product of `dims`, or an error if it overflows.
-fn product(dims: &[usize]) -> Result<usize> {
-    tensor::num_elements(dims)
 }
 
 /// `count` elements starting at `offset`, or an internal error (never a panic).
@@ -282,7 +272,7 @@ fn select_typed<T: Element>(
         .take_while(|(a, d)| a.is_whole(**d))
         .count();
     let k = axes.len() - whole;
-    let mut run = product(&in_shape[k..])?;
+    let mut run = tensor::num_elements(&in_shape[k..])?;
     let mut outer = &axes[..k];
     if let Some((last, rest)) = outer.split_last()
         && last.step == 1
@@ -541,7 +531,11 @@ fn squeeze(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
     let input = ctx.input(0);
     let shape = input.shape();
     let dims = ctx.attrs.ints("squeeze_dims")?.unwrap_or(&[]);
-    let mut drop = vec![dims.is_empty(); shape.len()];
+    if dims.is_empty() {
+        let kept = shape.iter().copied().filter(|&s| s != 1).collect();
+        return Ok(vec![input.reshaped(kept)?]);
+    }
+    let mut drop = vec![false; shape.len()];
     for &d in dims {
         let a = normalize_axis(d, shape.len(), "squeeze_dims entry")?;
         if shape[a] != 1 {
@@ -555,7 +549,7 @@ fn squeeze(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
     let kept = shape
         .iter()
         .zip(&drop)
-        .filter(|&(&s, &dropped)| !(dropped && s == 1))
+        .filter(|&(_, &dropped)| !dropped)
         .map(|(&s, _)| s)
         .collect();
     Ok(vec![input.reshaped(kept)?])
@@ -765,9 +759,10 @@ fn range_axis(
 ) -> Axis {
     let (dim, s) = (dim as i128, i128::from(stride));
     // The first and one-past-last valid positions in the stride's direction.
-    let (first, past) = if s > 0 { (0, dim) } else { (dim - 1, -1) };
-    // Unmasked indices are clamped to the valid range in the stride's direction.
+    // Unmasked indices are clamped to [lo, hi]; masked ones start at the
+    // first position in the stride's direction and end one past the last.
     let (lo, hi) = if s > 0 { (0, dim) } else { (-1, dim - 1) };
+    let (first, past) = if s > 0 { (lo, hi) } else { (hi, lo) };
     let canonical = |x: i64, masked: bool, default: i128| {
         if masked {
             return default;
@@ -799,11 +794,28 @@ fn range_axis(
     }
 }
 
-fn concat(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
-    let values = ctx.list(0);
+/// The first tensor of a non-empty list whose tensors share one dtype.
+fn list_head(values: &[Arc<Tensor>]) -> Result<&Tensor> {
     let Some(first) = values.first() else {
         bail!("values must hold at least one tensor");
     };
+    if let Some((i, v)) = values
+        .iter()
+        .enumerate()
+        .find(|(_, v)| v.dtype() != first.dtype())
+    {
+        bail!(
+            "values[{i}] has dtype {} but values[0] has dtype {}",
+            v.dtype(),
+            first.dtype()
+        );
+    }
+    Ok(first)
+}
+
+fn concat(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+    let values = ctx.list(0);
+    let first = list_head(values)?;
     let axis = int_scalar(ctx, 1)?;
     let rank = first.rank();
     if rank == 0 {
@@ -813,13 +825,6 @@ fn concat(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
     let mut out_shape = first.shape().to_vec();
     out_shape[axis] = 0;
     for (i, v) in values.iter().enumerate() {
-        if v.dtype() != first.dtype() {
-            bail!(
-                "values[{i}] has dtype {} but values[0] has dtype {}",
-                v.dtype(),
-                first.dtype()
-            );
-        }
         let matches = v.rank() == rank
             && v.shape()
                 .iter()
@@ -838,11 +843,11 @@ fn concat(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
             .checked_add(v.shape()[axis])
             .ok_or_else(|| internal("concatenated size overflow"))?;
     }
-    if let [only] = values {
-        return Ok(vec![only.as_ref().clone()]);
+    if values.len() == 1 {
+        return Ok(vec![first.clone()]);
     }
-    let outer = product(&first.shape()[..axis])?;
-    let inner = product(&first.shape()[axis + 1..])?;
+    let outer = tensor::num_elements(&first.shape()[..axis])?;
+    let inner = tensor::num_elements(&first.shape()[axis + 1..])?;
     let blocks = values
         .iter()
         .map(|v| v.shape()[axis].checked_mul(inner))
@@ -855,7 +860,7 @@ fn concat(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
 /// behind ConcatV2 and Pack.
 fn interleave(
     ctx: &OpContext<'_>,
-    values: &[std::sync::Arc<Tensor>],
+    values: &[Arc<Tensor>],
     blocks: &[usize],
     outer: usize,
     shape: Vec<usize>,
@@ -882,17 +887,8 @@ fn interleave(
 
 fn pack(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
     let values = ctx.list(0);
-    let Some(first) = values.first() else {
-        bail!("values must hold at least one tensor");
-    };
+    let first = list_head(values)?;
     for (i, v) in values.iter().enumerate() {
-        if v.dtype() != first.dtype() {
-            bail!(
-                "values[{i}] has dtype {} but values[0] has dtype {}",
-                v.dtype(),
-                first.dtype()
-            );
-        }
         if v.shape() != first.shape() {
             bail!(
                 "values[{i}] has shape {:?} but values[0] has shape {:?}; all must match",
@@ -906,8 +902,8 @@ fn pack(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
     let axis = normalize_axis(ctx.attrs.int("axis", 0)?, rank + 1, "axis")?;
     let mut out_shape = first.shape().to_vec();
     out_shape.insert(axis, values.len());
-    let outer = product(&first.shape()[..axis])?;
-    let block = product(&first.shape()[axis..])?;
+    let outer = tensor::num_elements(&first.shape()[..axis])?;
+    let block = tensor::num_elements(&first.shape()[axis..])?;
     let blocks = vec![block; values.len()];
     Ok(vec![interleave(ctx, values, &blocks, outer, out_shape)?])
 }
@@ -1029,11 +1025,11 @@ fn gather(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
     out_shape.extend_from_slice(&pshape[axis + 1..]);
     check_rank(out_shape.len(), "the output")?;
     let g = Gather {
-        batch: product(&pshape[..batch])?,
-        outer: product(&pshape[batch..axis])?,
+        batch: tensor::num_elements(&pshape[..batch])?,
+        outer: tensor::num_elements(&pshape[batch..axis])?,
         dim: pshape[axis],
-        inner: product(&pshape[axis + 1..])?,
-        per_batch: product(&ishape[batch..])?,
+        inner: tensor::num_elements(&pshape[axis + 1..])?,
+        per_batch: tensor::num_elements(&ishape[batch..])?,
     };
     let out = match indices.dtype() {
         DataType::Int32 => with_dtype!(params.dtype(), T => {
@@ -1246,7 +1242,7 @@ fn one_hot(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
     out_shape.insert(at, depth);
     let h = OneHotShape {
         depth,
-        suffix: product(&ishape[at..])?,
+        suffix: tensor::num_elements(&ishape[at..])?,
     };
     let out = match indices.dtype() {
         DataType::UInt8 => {
