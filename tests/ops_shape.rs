@@ -444,6 +444,7 @@ fn fill_errors_and_absurd_sizes() {
     let limited = S {
         s: Session::new(SessionOptions {
             max_bytes: Some(1000),
+            ..SessionOptions::default()
         }),
     };
     let dims = limited.v(&[100, 100]);
