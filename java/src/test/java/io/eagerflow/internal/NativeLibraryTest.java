@@ -120,6 +120,8 @@ class NativeLibraryTest {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx64m");
+    // On the class path the manifest's Enable-Native-Access does not apply (JDK 22+ would warn).
+    command.add("--enable-native-access=ALL-UNNAMED");
     command.addAll(List.of(jvmArgs));
     command.add("-cp");
     command.add(classPath);
