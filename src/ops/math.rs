@@ -2,7 +2,11 @@
 //! `ClipByValue`, `AddN` and `Cumsum`, with TensorFlow's CPU semantics.
 //!
 //! Dtype rules follow TensorFlow's CPU kernel registrations, restricted to
-//! eagerflow's dtypes. Integer arithmetic wraps (two's complement, as the C++
+//! eagerflow's dtypes: BOOL is never arithmetic; `Neg`, `Abs`, `Sign` and
+//! `Round` refuse UINT8; transcendental ops, `Floor`, `Ceil`, `Reciprocal`
+//! and `DivNoNan` take FLOAT and DOUBLE only. Every other op here takes all
+//! numeric dtypes, a superset where some TensorFlow versions lack a UINT8
+//! kernel (`Square`, `Pow`, `SquaredDifference`). Integer arithmetic wraps (two's complement, as the C++
 //! kernels do in practice) instead of panicking. Integer division or modulo
 //! by zero and integer `Pow` with a negative exponent are errors, as in
 //! TensorFlow; the check covers only divisors that reach a computed element,
@@ -163,10 +167,7 @@ fn binary_operands(ctx: &OpContext<'_>) -> Result<(DataType, usize)> {
 
 /// Integer divisors must be non-zero wherever they are used; with a
 /// non-empty output every element of `y` is used.
-fn check_divisor<T: Element + PartialEq + Default>(
-    ctx: &OpContext<'_>,
-    out_len: usize,
-) -> Result<()> {
+fn check_divisor<T: Element>(ctx: &OpContext<'_>, out_len: usize) -> Result<()> {
     let ys = ctx.input(1).as_slice::<T>()?;
     if out_len > 0 && ys.contains(&T::default()) {
         return Err(Error::invalid(format!(
@@ -177,37 +178,28 @@ fn check_divisor<T: Element + PartialEq + Default>(
     Ok(())
 }
 
-/// Truncating division that cannot panic: `MIN / -1` wraps to `MIN`, and a
-/// zero divisor (ruled out by [`check_divisor`] beforehand) gives 0.
-fn int_div<T: IntOps>(a: T, b: T) -> T {
-    a.checked_quot(b)
+/// Integer division that cannot panic: `MIN / -1` wraps to `MIN` (and
+/// `MIN % -1` is 0); a zero divisor, which [`check_divisor`] rules out
+/// beforehand, gives 0 rather than a panic.
+trait IntDiv: Copy {
+    fn div_or_zero(self, b: Self) -> Self;
+    fn rem_or_zero(self, b: Self) -> Self;
 }
 
-/// The remainder of [`int_div`]; `MIN % -1` is 0, and a zero divisor gives 0.
-fn int_rem<T: IntOps>(a: T, b: T) -> T {
-    a.checked_remainder(b)
-}
-
-/// Panic-free integer division for the three integer dtypes.
-trait IntOps: Copy {
-    fn checked_quot(self, b: Self) -> Self;
-    fn checked_remainder(self, b: Self) -> Self;
-}
-
-macro_rules! int_ops {
+macro_rules! int_div {
     ($($t:ty),*) => {
-        $(impl IntOps for $t {
-            fn checked_quot(self, b: Self) -> Self {
+        $(impl IntDiv for $t {
+            fn div_or_zero(self, b: Self) -> Self {
                 if b == 0 { 0 } else { self.wrapping_div(b) }
             }
-            fn checked_remainder(self, b: Self) -> Self {
+            fn rem_or_zero(self, b: Self) -> Self {
                 if b == 0 { 0 } else { self.wrapping_rem(b) }
             }
         })*
     };
 }
 
-int_ops!(i32, i64, u8);
+int_div!(i32, i64, u8);
 
 fn add(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
     let (dtype, _) = binary_operands(ctx)?;
@@ -251,7 +243,7 @@ fn real_div(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         float => binary_map(ctx, x, y, |a: T, b: T| a / b)?,
         int => {
             check_divisor::<T>(ctx, n)?;
-            binary_map(ctx, x, y, |a: T, b: T| int_div(a, b))?
+            binary_map(ctx, x, y, |a: T, b: T| a.div_or_zero(b))?
         },
         bool => return Err(ctx.unsupported_dtype(0)),
     );
@@ -266,9 +258,9 @@ fn floor_div(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         signed => {
             check_divisor::<T>(ctx, n)?;
             binary_map(ctx, x, y, |a: T, b: T| {
-                let q = int_div(a, b);
-                // Truncation rounded up when the signs differ and it was inexact.
-                if int_rem(a, b) != 0 && ((a < 0) != (b < 0)) {
+                let q = a.div_or_zero(b);
+                // An inexact negative quotient was truncated up; floor is one less.
+                if a.rem_or_zero(b) != 0 && ((a < 0) != (b < 0)) {
                     q.wrapping_sub(1)
                 } else {
                     q
@@ -277,7 +269,7 @@ fn floor_div(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         },
         unsigned => {
             check_divisor::<T>(ctx, n)?;
-            binary_map(ctx, x, y, |a: T, b: T| int_div(a, b))?
+            binary_map(ctx, x, y, |a: T, b: T| a.div_or_zero(b))?
         },
         bool => return Err(ctx.unsupported_dtype(0)),
     );
@@ -296,13 +288,13 @@ fn floor_mod(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         signed => {
             check_divisor::<T>(ctx, n)?;
             binary_map(ctx, x, y, |a: T, b: T| {
-                let r = int_rem(a, b);
+                let r = a.rem_or_zero(b);
                 if r != 0 && ((r < 0) != (b < 0)) { r.wrapping_add(b) } else { r }
             })?
         },
         unsigned => {
             check_divisor::<T>(ctx, n)?;
-            binary_map(ctx, x, y, |a: T, b: T| int_rem(a, b))?
+            binary_map(ctx, x, y, |a: T, b: T| a.rem_or_zero(b))?
         },
         bool => return Err(ctx.unsupported_dtype(0)),
     );
