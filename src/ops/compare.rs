@@ -54,6 +54,15 @@ pub(super) fn register(r: &mut Registry) {
     );
 }
 
+/// Checks that `x` and `y` broadcast, naming both shapes if not; equal
+/// shapes (the common, small-op case) are accepted without building one.
+fn check_shapes(ctx: &OpContext<'_>) -> Result<()> {
+    if ctx.input(0).shape() != ctx.input(1).shape() {
+        broadcast_inputs(ctx, 0, 1)?;
+    }
+    Ok(())
+}
+
 /// `Equal` (`want_equal`) or `NotEqual` on any dtype. With
 /// `incompatible_shape_error=false`, shapes that do not broadcast give a
 /// scalar (false for `Equal`, true for `NotEqual`) instead of an error, as in
@@ -61,12 +70,13 @@ pub(super) fn register(r: &mut Registry) {
 fn equality(ctx: &OpContext<'_>, want_equal: bool) -> Result<Vec<Tensor>> {
     ctx.same_dtype(0, 1)?;
     let (x, y) = (ctx.input(0), ctx.input(1));
-    if broadcast_shapes(x.shape(), y.shape()).is_none()
+    if x.shape() != y.shape()
+        && broadcast_shapes(x.shape(), y.shape()).is_none()
         && !ctx.attrs.bool("incompatible_shape_error", true)?
     {
         return Ok(vec![Tensor::scalar(ctx.account(), !want_equal)?]);
     }
-    broadcast_inputs(ctx, 0, 1)?;
+    check_shapes(ctx)?;
     let out = crate::with_dtype!(x.dtype(), T => binary_map(ctx, x, y, |a: T, b: T| (a == b) == want_equal)?);
     Ok(vec![out])
 }
@@ -84,7 +94,7 @@ macro_rules! ordering {
     ($name:ident, $op:tt) => {
         fn $name(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
             let dtype = ctx.same_dtype(0, 1)?;
-            broadcast_inputs(ctx, 0, 1)?;
+            check_shapes(ctx)?;
             let (x, y) = (ctx.input(0), ctx.input(1));
             let out = crate::with_numeric_dtype!(dtype, T => binary_map(ctx, x, y, |a: T, b: T| a $op b)?,
                 bool => return Err(ctx.unsupported_dtype(0)));
@@ -101,7 +111,7 @@ ordering!(greater_equal, >=);
 fn logical(ctx: &OpContext<'_>, f: fn(bool, bool) -> bool) -> Result<Vec<Tensor>> {
     ctx.expect_dtype(0, &[DataType::Bool])?;
     ctx.expect_dtype(1, &[DataType::Bool])?;
-    broadcast_inputs(ctx, 0, 1)?;
+    check_shapes(ctx)?;
     Ok(vec![binary_map(ctx, ctx.input(0), ctx.input(1), f)?])
 }
 

@@ -161,6 +161,11 @@ macro_rules! by_dtype {
 /// with errors that name both. Returns the dtype and the output size.
 fn binary_operands(ctx: &OpContext<'_>) -> Result<(DataType, usize)> {
     let dtype = ctx.same_dtype(0, 1)?;
+    let (x, y) = (ctx.input(0), ctx.input(1));
+    // Equal shapes (the common, small-op case) need no shape vector.
+    if x.shape() == y.shape() {
+        return Ok((dtype, x.num_elements()));
+    }
     let shape = broadcast_inputs(ctx, 0, 1)?;
     Ok((dtype, num_elements(&shape)?))
 }
