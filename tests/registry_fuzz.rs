@@ -605,6 +605,7 @@ fn check(case: &Case) -> Result<(), String> {
 
     let session = Session::new(SessionOptions {
         max_bytes: Some(MAX_BYTES),
+        ..SessionOptions::default()
     });
     let made = make_inputs(&session, &case.tensors);
     let attrs = make_attrs(&session, case, def.attrs);
