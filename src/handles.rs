@@ -84,6 +84,10 @@ impl<T: Clone> HandleTable<T> {
     /// Stores `value` and returns its handle.
     pub fn insert(&self, value: T) -> Result<u64> {
         let mut slab = self.lock();
+        self.insert_locked(&mut slab, value)
+    }
+
+    fn insert_locked(&self, slab: &mut Slab<T>, value: T) -> Result<u64> {
         let index = match slab.free.pop() {
             Some(i) => i,
             None => {
@@ -106,14 +110,20 @@ impl<T: Clone> HandleTable<T> {
         Ok(self.encode(index, generation))
     }
 
-    /// Stores every value, all or none.
-    pub fn insert_all(&self, values: Vec<T>) -> Result<Vec<u64>> {
+    /// Stores every value under one lock, all or none.
+    pub fn insert_all(&self, values: impl ExactSizeIterator<Item = T>) -> Result<Vec<u64>> {
         let mut handles = Vec::with_capacity(values.len());
+        let mut slab = self.lock();
         for v in values {
-            match self.insert(v) {
+            match self.insert_locked(&mut slab, v) {
                 Ok(h) => handles.push(h),
                 Err(e) => {
-                    drop(self.remove_many(&handles));
+                    let taken: Vec<T> = handles
+                        .iter()
+                        .filter_map(|&h| self.take(&mut slab, h))
+                        .collect();
+                    drop(slab);
+                    drop(taken);
                     return Err(e);
                 }
             }

@@ -34,6 +34,24 @@ impl FreeReason {
 pub struct SessionOptions {
     /// Hard limit on live tensor bytes; allocations beyond it fail.
     pub max_bytes: Option<u64>,
+    /// Whether to signal memory pressure (the strategy can free unreachable tensors).
+    pub gc_signals: bool,
+    /// A fixed soft threshold; `None` adapts (see [`Pressure`]).
+    pub gc_trigger_bytes: Option<u64>,
+}
+
+/// The smallest adaptive soft threshold.
+pub const MIN_GC_TRIGGER_BYTES: u64 = 64 << 20;
+
+/// When to ask Java for a garbage collection: live bytes past the trigger,
+/// and at least half a trigger's worth allocated since the last request, so a
+/// steady working set above the trigger does not ask on every op. Unless
+/// fixed, the trigger is the larger of 64 MiB and twice the bytes still live
+/// after the previous collection, so it follows the working set.
+struct Pressure {
+    trigger: AtomicU64,
+    fixed: bool,
+    allocated_at_last_request: AtomicU64,
 }
 
 /// A snapshot of a session's counters. `created == freed_explicitly +
@@ -64,6 +82,7 @@ pub struct Session {
     table: HandleTable<Arc<Tensor>>,
     account: Arc<MemoryAccount>,
     counters: Counters,
+    pressure: Option<Pressure>,
 }
 
 static STANDALONE: LazyLock<Session> = LazyLock::new(|| Session::new(SessionOptions::default()));
@@ -74,7 +93,58 @@ impl Session {
             table: HandleTable::new(),
             account: MemoryAccount::new(options.max_bytes),
             counters: Counters::default(),
+            pressure: options.gc_signals.then(|| Pressure {
+                trigger: AtomicU64::new(options.gc_trigger_bytes.unwrap_or(MIN_GC_TRIGGER_BYTES)),
+                fixed: options.gc_trigger_bytes.is_some(),
+                allocated_at_last_request: AtomicU64::new(0),
+            }),
         }
+    }
+
+    /// Whether the caller should request a garbage collection now; counts the
+    /// request when it says yes. Cheap enough to ask after every allocation.
+    pub fn take_gc_signal(&self) -> bool {
+        let Some(p) = &self.pressure else {
+            return false;
+        };
+        let trigger = p.trigger.load(Ordering::Relaxed);
+        if self.account.live_bytes() < trigger {
+            return false;
+        }
+        let allocated = self.account.allocated_bytes();
+        let last = p.allocated_at_last_request.load(Ordering::Relaxed);
+        if allocated.saturating_sub(last) < trigger / 2 {
+            return false;
+        }
+        let won = p
+            .allocated_at_last_request
+            .compare_exchange(last, allocated, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok();
+        if won {
+            self.count_gc_request();
+        }
+        won
+    }
+
+    /// Called after a requested collection and cleanup: adapts the trigger to
+    /// what is still live.
+    pub fn collected(&self) {
+        if let Some(p) = &self.pressure
+            && !p.fixed
+        {
+            let live = self.account.live_bytes();
+            p.trigger.store(
+                live.saturating_mul(2).max(MIN_GC_TRIGGER_BYTES),
+                Ordering::Relaxed,
+            );
+        }
+    }
+
+    /// The current soft threshold, if the session signals pressure.
+    pub fn gc_trigger(&self) -> Option<u64> {
+        self.pressure
+            .as_ref()
+            .map(|p| p.trigger.load(Ordering::Relaxed))
     }
 
     /// The process-wide table that holds standalone tensors (`TFloat32.scalarOf` ...).
@@ -145,9 +215,7 @@ impl Session {
         })?;
         let outputs = registry.run(op, &self.account, &tensors, list_lens, attrs)?;
         drop(tensors);
-        let handles = self
-            .table
-            .insert_all(outputs.into_iter().map(Arc::new).collect())?;
+        let handles = self.table.insert_all(outputs.into_iter().map(Arc::new))?;
         self.created(handles.len() as u64);
         Ok(handles)
     }

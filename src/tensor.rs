@@ -100,6 +100,8 @@ impl GlobalMemory {
 pub struct MemoryAccount {
     live_bytes: AtomicU64,
     peak_bytes: AtomicU64,
+    /// Every byte ever allocated: the clock that rate-limits GC requests.
+    allocated_bytes: AtomicU64,
     limit: Option<u64>,
 }
 
@@ -118,6 +120,7 @@ impl MemoryAccount {
         Arc::new(MemoryAccount {
             live_bytes: AtomicU64::new(0),
             peak_bytes: AtomicU64::new(0),
+            allocated_bytes: AtomicU64::new(0),
             limit,
         })
     }
@@ -128,6 +131,11 @@ impl MemoryAccount {
 
     pub fn peak_bytes(&self) -> u64 {
         self.peak_bytes.load(Ordering::Relaxed)
+    }
+
+    /// Bytes allocated over the account's life.
+    pub fn allocated_bytes(&self) -> u64 {
+        self.allocated_bytes.load(Ordering::Relaxed)
     }
 
     pub fn limit(&self) -> Option<u64> {
@@ -181,6 +189,9 @@ impl BufferGuard {
     /// Records the peaks once the memory really exists, so a reservation that
     /// the allocator refuses never shows up as a peak.
     fn allocated(&self) {
+        self.account
+            .allocated_bytes
+            .fetch_add(self.bytes, Ordering::Relaxed);
         let live = self.account.live_bytes();
         self.account.peak_bytes.fetch_max(live, Ordering::Relaxed);
         GLOBAL

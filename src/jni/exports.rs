@@ -82,10 +82,14 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_newSession<'l>(
     mut env: EnvUnowned<'l>,
     _class: JClass<'l>,
     max_bytes: jlong,
+    gc_trigger_bytes: jlong,
+    gc_signals: jboolean,
 ) -> jlong {
     boundary(&mut env, "newSession", |_| {
         let options = SessionOptions {
             max_bytes: u64::try_from(max_bytes).ok().filter(|&b| b > 0),
+            gc_signals,
+            gc_trigger_bytes: u64::try_from(gc_trigger_bytes).ok().filter(|&b| b > 0),
         };
         Ok(session_into_raw(Session::new(options)))
     })
@@ -173,9 +177,9 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_opName<'l>(
     })
 }
 
-fn single_output(handles: Vec<u64>) -> Result<jlong, Failure> {
+fn single_output(session: &Session, handles: Vec<u64>) -> Result<jlong, Failure> {
     match handles.as_slice() {
-        [h] => Ok(*h as jlong),
+        [h] => Ok(signal(session, *h)),
         _ => Err(Failure::Core(Error::invalid(format!(
             "op has {} outputs; use the general execute",
             handles.len()
@@ -196,7 +200,10 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute1<'l>(
         // SAFETY: Java holds the session open for the duration of the call.
         let session = unsafe { session_ref(session) };
         const NO_ATTRS: Attrs = Attrs::new();
-        single_output(session.execute(op as usize, &[x as u64], None, &NO_ATTRS)?)
+        single_output(
+            session,
+            session.execute(op as usize, &[x as u64], None, &NO_ATTRS)?,
+        )
     })
 }
 
@@ -214,7 +221,10 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute2<'l>(
         // SAFETY: Java holds the session open for the duration of the call.
         let session = unsafe { session_ref(session) };
         const NO_ATTRS: Attrs = Attrs::new();
-        single_output(session.execute(op as usize, &[x as u64, y as u64], None, &NO_ATTRS)?)
+        single_output(
+            session,
+            session.execute(op as usize, &[x as u64, y as u64], None, &NO_ATTRS)?,
+        )
     })
 }
 
@@ -261,7 +271,10 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
         })?;
         let outputs = session.execute(op as usize, &handles, lens.as_deref(), &attrs)?;
         let out = env.new_long_array(outputs.len())?;
-        let outputs: Vec<i64> = outputs.into_iter().map(|h| h as i64).collect();
+        let mut outputs: Vec<i64> = outputs.into_iter().map(|h| h as i64).collect();
+        if let Some(first) = outputs.first_mut() {
+            *first = signal(session, *first as u64);
+        }
         out.set_region(env, 0, &outputs)?;
         Ok(out)
     })
@@ -324,17 +337,35 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_freeMany<'l>(
     })
 }
 
+/// After a requested collection and cleanup: counts the request if Java made
+/// it on its own (the hard limit), and adapts the soft threshold.
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_eagerflow_internal_Native_countGcRequest<'l>(
+pub extern "system" fn Java_io_eagerflow_internal_Native_collected<'l>(
     mut env: EnvUnowned<'l>,
     _class: JClass<'l>,
     session: jlong,
+    count_request: jboolean,
 ) {
-    boundary(&mut env, "countGcRequest", |_| {
+    boundary(&mut env, "collected", |_| {
         // SAFETY: Java holds the session open for the duration of the call.
-        unsafe { session_ref(session) }.count_gc_request();
+        let session = unsafe { session_ref(session) };
+        if count_request {
+            session.count_gc_request();
+        }
+        session.collected();
         Ok(())
     })
+}
+
+/// Returns a new tensor's handle to Java; a negative value (`!handle`) also
+/// tells the caller to request a garbage collection (memory pressure). Real
+/// handles never have the sign bit set.
+fn signal(session: &Session, handle: u64) -> jlong {
+    if session.take_gc_signal() {
+        !(handle as jlong)
+    } else {
+        handle as jlong
+    }
 }
 
 /// A deep copy of a tensor from one table into another (`constantOf`).
@@ -350,7 +381,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_copyTensor<'l>(
         // SAFETY: Java holds both sessions open for the duration of the call.
         let (dst, src) = unsafe { (session_ref(dst_session), session_ref(src_session)) };
         let t = src.tensor(handle as u64)?;
-        Ok(dst.insert(t.deep_copy(dst.account())?)? as jlong)
+        Ok(signal(dst, dst.insert(t.deep_copy(dst.account())?)?))
     })
 }
 
@@ -380,7 +411,7 @@ macro_rules! typed_exports {
                 }
                 let mut a = crate::tensor::Allocation::<$t>::new_initialized(session.account(), n)?;
                 <$t as FromJava<$jt>>::fill(env, &data, &mut a.data)?;
-                Ok(session.insert(a.into_tensor(shape)?)? as jlong)
+                Ok(signal(session, session.insert(a.into_tensor(shape)?)?))
             })
         }
 

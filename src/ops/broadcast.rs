@@ -1,7 +1,7 @@
 //! NumPy broadcasting and the element-wise loops every family shares:
 //! same-shape and scalar fast paths, and two threads for large tensors.
 
-use ndarray::{IxDyn, Zip};
+use ndarray::IxDyn;
 
 use super::OpContext;
 use crate::dtype::Element;
@@ -144,10 +144,10 @@ pub fn binary_map<A: Element, B: Element, O: Element>(
     let xv = xv.broadcast(IxDyn(&shape)).ok_or_else(cannot)?;
     let yv = yv.broadcast(IxDyn(&shape)).ok_or_else(cannot)?;
     let mut out = ctx.alloc::<O>(n)?;
-    // Zip visits broadcast views in logical (row-major) order.
-    Zip::from(&xv)
-        .and(&yv)
-        .for_each(|&a, &b| out.data.push(f(a, b)));
+    // `iter` visits each view in logical (row-major) order; `Zip` would follow
+    // the memory layout, which is column-major for views like [3,1] -> [2,3,1].
+    out.data
+        .extend(xv.iter().zip(yv.iter()).map(|(&a, &b)| f(a, b)));
     out.into_tensor(shape)
 }
 

@@ -232,7 +232,15 @@ final class EagerOperationBuilder implements OperationBuilder {
       for (Output<?> in : inputs) {
         in.checkUsable();
       }
-      long[] handles = run(ptr);
+      long[] handles;
+      try {
+        handles = run(ptr);
+      } catch (NativeMemoryExhaustedException e) {
+        handles = core.retryAfterExhausted(ptr, e, () -> run(ptr));
+      }
+      if (handles.length > 0) {
+        handles[0] = core.handle(ptr, handles[0]);
+      }
       return new EagerOperation(session, op.type(), name, handles).track();
     } finally {
       core.exit();

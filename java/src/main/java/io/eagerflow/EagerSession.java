@@ -1,5 +1,6 @@
 package io.eagerflow;
 
+import io.eagerflow.internal.LeakSites;
 import io.eagerflow.internal.LibraryCleaner;
 import io.eagerflow.internal.Native;
 import io.eagerflow.internal.NativeScope;
@@ -115,9 +116,11 @@ public final class EagerSession implements AutoCloseable {
     }
 
     /**
-     * A hard limit on the bytes of live tensors in the session: an op or constant that would
-     * exceed it throws {@link NativeMemoryExhaustedException} and leaves the session usable.
-     * Default: no limit. {@code 0} or less means no limit.
+     * A hard limit on the bytes of live tensors in the session. An op or constant that would
+     * exceed it first triggers one collection and cleanup (except under {@code
+     * ON_SESSION_CLOSE}), then, if still too large, throws {@link NativeMemoryExhaustedException}
+     * naming the limit, the live and requested bytes and the strategy. Nothing is left
+     * half-allocated and the session stays usable. Default ({@code 0} or less): no limit.
      */
     public Options maxNativeBytes(long bytes) {
       this.maxNativeBytes = bytes;
@@ -125,8 +128,14 @@ public final class EagerSession implements AutoCloseable {
     }
 
     /**
-     * The soft threshold of live native bytes past which the session requests a garbage
-     * collection. Stored but not yet acted on: native memory pressure handling is not built yet.
+     * The soft threshold of live native bytes past which an {@code IN_BACKGROUND} or {@code
+     * ON_SAFE_POINTS} session requests a garbage collection and lets its cleanup catch up before
+     * the allocating call returns (the GC cannot see native memory, so without this a loop with a
+     * large heap could exhaust RAM first). Requests are rate-limited: at least half the threshold
+     * must have been allocated since the previous one; each is counted in {@link
+     * SessionStats#gcRequests()}. {@code ON_SESSION_CLOSE} never requests one. Default ({@code 0}
+     * or less): adaptive, the larger of 64 MiB and twice the bytes still live after the previous
+     * collection.
      */
     public Options gcTriggerBytes(long bytes) {
       this.gcTriggerBytes = bytes;
@@ -134,8 +143,12 @@ public final class EagerSession implements AutoCloseable {
     }
 
     /**
-     * Records where tensors are created, to report those never released. Stored but not yet
-     * acted on: leak tracking is not built yet. Default {@code false}.
+     * Records where each op output (and, from then on, each standalone tensor) is created. When
+     * one is freed by the cleanup strategy or at close instead of by {@link EagerSession#release}
+     * or {@code close()}, or the session is collected without {@code close()}, the creation site
+     * is logged once at WARNING through {@link System.Logger} ({@code io.eagerflow}). Costs a
+     * stack capture per op; off by default, and free when off. The system property {@code
+     * eagerflow.trackLeaks=true} turns it on for standalone tensors.
      */
     public Options trackLeaks(boolean value) {
       this.trackLeaks = value;
@@ -162,6 +175,7 @@ public final class EagerSession implements AutoCloseable {
   private final boolean isDefault;
   private final Cleaner.Cleanable cleanable;
   private final AtomicBoolean closedByCaller = new AtomicBoolean();
+  private final LeakSites.Site site;
 
   private EagerSession(Options options, boolean isDefault) {
     this.strategy = options.resourceCleanupStrategy;
@@ -172,8 +186,15 @@ public final class EagerSession implements AutoCloseable {
           case ON_SAFE_POINTS -> SessionCore.Mode.SAFE_POINTS;
           case ON_SESSION_CLOSE -> SessionCore.Mode.ON_CLOSE;
         };
-    this.core = new SessionCore(options.maxNativeBytes, mode);
-    this.cleanable = isDefault ? null : LibraryCleaner.register(this, new Forgotten(core, closedByCaller));
+    this.core =
+        new SessionCore(
+            options.maxNativeBytes,
+            options.gcTriggerBytes,
+            mode,
+            strategy.name(),
+            options.trackLeaks);
+    this.site = options.trackLeaks ? LeakSites.capture("EagerSession") : null;
+    this.cleanable = isDefault ? null : LibraryCleaner.register(this, new Forgotten(core, closedByCaller, site));
   }
 
   /** New options with the defaults. */
@@ -305,10 +326,12 @@ public final class EagerSession implements AutoCloseable {
    * Frees a session: run by {@link #close()}, or by the library's cleaner for a session that
    * became unreachable without it, which is then reported.
    */
-  private record Forgotten(SessionCore core, AtomicBoolean closedByCaller) implements Runnable {
+  private record Forgotten(SessionCore core, AtomicBoolean closedByCaller, LeakSites.Site site)
+      implements Runnable {
     @Override
     public void run() {
       if (core.close() && !closedByCaller.get()) {
+        LeakSites.report(site, "the session was collected without close()");
         SessionStats s = SessionStats.of(core.stats());
         LOG.log(
             System.Logger.Level.WARNING,
@@ -328,19 +351,28 @@ public final class EagerSession implements AutoCloseable {
       try {
         core.safePoint(ptr);
         long[] dims = shape.asArray();
-        long handle =
-            switch (dataType) {
-              case FLOAT -> Native.fromFloats(ptr, dims, (float[]) data);
-              case DOUBLE -> Native.fromDoubles(ptr, dims, (double[]) data);
-              case INT32 -> Native.fromInts(ptr, dims, (int[]) data);
-              case INT64 -> Native.fromLongs(ptr, dims, (long[]) data);
-              case UINT8 -> Native.fromBytes(ptr, dims, (byte[]) data);
-              case BOOL -> Native.fromBooleans(ptr, dims, (boolean[]) data);
-            };
+        long raw;
+        try {
+          raw = fromArray(ptr, dataType, dims, data);
+        } catch (NativeMemoryExhaustedException e) {
+          raw = core.retryAfterExhausted(ptr, e, () -> fromArray(ptr, dataType, dims, data));
+        }
+        long handle = core.handle(ptr, raw);
         return new EagerOperation(session, "Const", handle, dataType, shape).track().output(0);
       } finally {
         core.exit();
       }
+    }
+
+    private static long fromArray(long ptr, DataType dataType, long[] dims, Object data) {
+      return switch (dataType) {
+        case FLOAT -> Native.fromFloats(ptr, dims, (float[]) data);
+        case DOUBLE -> Native.fromDoubles(ptr, dims, (double[]) data);
+        case INT32 -> Native.fromInts(ptr, dims, (int[]) data);
+        case INT64 -> Native.fromLongs(ptr, dims, (long[]) data);
+        case UINT8 -> Native.fromBytes(ptr, dims, (byte[]) data);
+        case BOOL -> Native.fromBooleans(ptr, dims, (boolean[]) data);
+      };
     }
 
     @Override
@@ -356,7 +388,15 @@ public final class EagerSession implements AutoCloseable {
           if (source.scope() != NativeScope.STANDALONE && source.scope() != core) {
             throw new IllegalArgumentException("the tensor belongs to another session");
           }
-          handle = Native.copyTensor(ptr, sourcePtr, source.handle());
+          long raw;
+          try {
+            raw = Native.copyTensor(ptr, sourcePtr, source.handle());
+          } catch (NativeMemoryExhaustedException e) {
+            raw =
+                core.retryAfterExhausted(
+                    ptr, e, () -> Native.copyTensor(ptr, sourcePtr, source.handle()));
+          }
+          handle = core.handle(ptr, raw);
         } finally {
           source.exit();
         }

@@ -34,8 +34,12 @@ public final class Native {
   /** Test hook: returns each Rust error kind (0 to 4) as its Java exception. */
   public static native void failForTest(int kind);
 
-  /** A new session; {@code maxBytes <= 0} means no hard limit. */
-  public static native long newSession(long maxBytes);
+  /**
+   * A new session; {@code maxBytes <= 0} means no hard limit. With {@code gcSignals}, calls that
+   * allocate return a negative handle ({@code ~handle}) when the caller should request a garbage
+   * collection; {@code gcTriggerBytes <= 0} makes the soft threshold adaptive.
+   */
+  public static native long newSession(long maxBytes, long gcTriggerBytes, boolean gcSignals);
 
   /** Frees everything the session holds, writes its final stats, and deletes it. */
   public static native void closeSession(long session, long[] statsOut);
@@ -68,7 +72,8 @@ public final class Native {
 
   public static native int freeMany(long session, long[] handles, int count, int reason);
 
-  public static native void countGcRequest(long session);
+  /** After a requested collection: counts it if {@code countRequest}, adapts the threshold. */
+  public static native void collected(long session, boolean countRequest);
 
   public static native long copyTensor(long dstSession, long srcSession, long handle);
 

@@ -22,7 +22,9 @@ public final class NativeTensor {
   private final Shape shape;
   private final DataType dataType;
   private final Owner owner;
-  private Cleaner.Cleanable cleanable; // set once, before the tensor is published
+  // Both set once, before the tensor is published.
+  private Cleaner.Cleanable cleanable;
+  private FreeStandalone free;
   private volatile boolean closed;
 
   private NativeTensor(
@@ -41,7 +43,8 @@ public final class NativeTensor {
   /** A standalone tensor owning {@code handle} in the standalone table. */
   public static NativeTensor standalone(long handle, Shape shape, DataType dataType) {
     NativeTensor t = new NativeTensor(NativeScope.STANDALONE, handle, shape, dataType, null);
-    t.cleanable = LibraryCleaner.register(t, new FreeStandalone(handle));
+    t.free = new FreeStandalone(handle, LeakSites.standaloneSite());
+    t.cleanable = LibraryCleaner.register(t, t.free);
     return t;
   }
 
@@ -122,13 +125,27 @@ public final class NativeTensor {
       return;
     }
     closed = true;
+    free.explicit = true;
     cleanable.clean();
   }
 
-  private record FreeStandalone(long handle) implements Runnable {
+  /** Frees a standalone tensor: on close(), or by the cleaner once it is unreachable. */
+  private static final class FreeStandalone implements Runnable {
+    private final long handle;
+    private final LeakSites.Site site;
+    volatile boolean explicit;
+
+    FreeStandalone(long handle, LeakSites.Site site) {
+      this.handle = handle;
+      this.site = site;
+    }
+
     @Override
     public void run() {
-      Native.free(0, handle, Native.FREED_EXPLICITLY);
+      if (!explicit) {
+        LeakSites.report(site, "freed by the cleaner once unreachable");
+      }
+      Native.free(0, handle, explicit ? Native.FREED_EXPLICITLY : Native.FREED_BY_CLEANUP);
     }
   }
 }

@@ -43,23 +43,51 @@ public final class SessionCore extends NativeScope {
   private volatile Thread closer;
 
   /** A phantom reference to an operation that carries the handles of its outputs. */
-  static final class Tracked extends PhantomReference<Object> {
+  static class Tracked extends PhantomReference<Object> {
     final long handle;
     final long[] handles;
+    final LeakSites.Site site;
 
-    Tracked(Object referent, ReferenceQueue<Object> queue, long handle, long[] handles) {
+    Tracked(
+        Object referent,
+        ReferenceQueue<Object> queue,
+        long handle,
+        long[] handles,
+        LeakSites.Site site) {
       super(referent, queue);
       this.handle = handle;
       this.handles = handles;
+      this.site = site;
     }
   }
 
-  public SessionCore(long maxNativeBytes, Mode mode) {
-    this.ptr = Native.newSession(maxNativeBytes);
+  private final String strategyName;
+  private final boolean trackLeaks;
+  /** Longest a call waits for the cleanup to catch up under memory pressure. */
+  private static final long MAX_PRESSURE_WAIT_NANOS = 250_000_000L;
+
+  /**
+   * @param maxNativeBytes hard limit, {@code <= 0} for none
+   * @param gcTriggerBytes soft threshold, {@code <= 0} for the adaptive default
+   * @param strategyName the strategy's name, for messages
+   */
+  public SessionCore(
+      long maxNativeBytes,
+      long gcTriggerBytes,
+      Mode mode,
+      String strategyName,
+      boolean trackLeaks) {
+    this.ptr = Native.newSession(maxNativeBytes, gcTriggerBytes, mode != Mode.ON_CLOSE);
     this.mode = mode;
+    this.strategyName = strategyName;
+    this.trackLeaks = trackLeaks;
+    if (trackLeaks) {
+      LeakSites.trackStandalone();
+    }
     if (mode == Mode.ON_CLOSE) {
+      // Nothing is tracked, except creation sites for leak reports at close.
       this.queue = null;
-      this.tracked = null;
+      this.tracked = trackLeaks ? ConcurrentHashMap.newKeySet() : null;
       this.cleanupThread = null;
     } else {
       this.queue = new ReferenceQueue<>();
@@ -140,9 +168,15 @@ public final class SessionCore extends NativeScope {
   /** Frees the outputs of {@code first} and of whatever else is queued, in batched calls. */
   private void drain(long ptr, Reference<?> first, long[] buf) {
     int n = 0;
+    Sentinel sentinel = null;
     for (Reference<?> r = first; r != null; r = queue.poll()) {
+      if (r instanceof Sentinel s) {
+        sentinel = s;
+        continue;
+      }
       Tracked t = (Tracked) r;
       tracked.remove(t);
+      LeakSites.report(t.site, "freed by the cleanup strategy " + strategyName);
       long[] more = t.handles;
       if (more == null) {
         more = new long[] {t.handle};
@@ -162,6 +196,9 @@ public final class SessionCore extends NativeScope {
     if (n > 0) {
       Native.freeMany(ptr, buf, n, Native.FREED_BY_CLEANUP);
     }
+    if (sentinel != null) {
+      sentinel.done.countDown();
+    }
   }
 
   /**
@@ -174,7 +211,9 @@ public final class SessionCore extends NativeScope {
     if (tracked == null) {
       return null;
     }
-    Tracked t = new Tracked(owner, queue, handle, handles);
+    Tracked t =
+        new Tracked(
+            owner, queue, handle, handles, trackLeaks ? LeakSites.capture("tensor") : null);
     tracked.add(t);
     return t;
   }
@@ -201,9 +240,97 @@ public final class SessionCore extends NativeScope {
     return finalStats.join().clone();
   }
 
-  /** Counts a requested garbage collection. Call between enter and exit. */
-  public void countGcRequest(long ptr) {
-    Native.countGcRequest(ptr);
+  /**
+   * A handle returned by an allocating native call: a negative value says the session crossed its
+   * soft threshold, so request a garbage collection and let the cleanup catch up first (as
+   * {@code java.nio} does for direct buffers). Call between enter and exit.
+   */
+  public long handle(long ptr, long raw) {
+    if (raw >= 0) {
+      return raw;
+    }
+    relieve(ptr, false);
+    return ~raw;
+  }
+
+  /**
+   * After the hard limit refused an allocation: unless the strategy never frees before close,
+   * collect, let the cleanup catch up, and run {@code retry} once. Call between enter and exit.
+   */
+  public <T> T retryAfterExhausted(
+      long ptr, RuntimeException e, java.util.function.Supplier<T> retry) {
+    if (mode == Mode.ON_CLOSE) {
+      throw withStrategy(e);
+    }
+    relieve(ptr, true);
+    try {
+      return retry.get();
+    } catch (RuntimeException again) {
+      if (again.getClass() == e.getClass()) {
+        throw withStrategy(again);
+      }
+      throw again;
+    }
+  }
+
+  private RuntimeException withStrategy(RuntimeException e) {
+    if (e instanceof io.eagerflow.NativeMemoryExhaustedException) {
+      return new io.eagerflow.NativeMemoryExhaustedException(
+          e.getMessage() + "; strategy " + strategyName);
+    }
+    return e;
+  }
+
+  /**
+   * Requests a collection and waits, briefly, until the cleanup has freed what it found: a
+   * sentinel reference made unreachable just before the collection tells when the collection's
+   * references have reached this session's queue and been freed.
+   */
+  private void relieve(long ptr, boolean countRequest) {
+    Sentinel sentinel = new Sentinel(queue);
+    System.gc();
+    long deadline = System.nanoTime() + MAX_PRESSURE_WAIT_NANOS;
+    while (sentinel.pending() && System.nanoTime() < deadline) {
+      if (isClosed()) {
+        throw new IllegalStateException(CLOSED_MESSAGE);
+      }
+      Reference<?> r = mode == Mode.SAFE_POINTS ? queue.poll() : null;
+      if (r != null) {
+        drain(ptr, r, new long[64]);
+      } else {
+        sentinel.await(1_000_000L);
+      }
+    }
+    if (mode == Mode.SAFE_POINTS) {
+      safePoint(ptr); // what the reference handler enqueued after the sentinel
+    }
+    if (isClosed()) {
+      throw new IllegalStateException(CLOSED_MESSAGE);
+    }
+    Native.collected(ptr, countRequest);
+    Reference.reachabilityFence(sentinel);
+  }
+
+  /** A reference with no tensors whose processing marks the end of a requested collection. */
+  private static final class Sentinel extends Tracked {
+    private final java.util.concurrent.CountDownLatch done =
+        new java.util.concurrent.CountDownLatch(1);
+
+    Sentinel(ReferenceQueue<Object> queue) {
+      super(new Object(), queue, 0, new long[0], null);
+    }
+
+    boolean pending() {
+      return done.getCount() > 0;
+    }
+
+    void await(long nanos) {
+      try {
+        done.await(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /**
@@ -232,6 +359,11 @@ public final class SessionCore extends NativeScope {
       long[] stats = new long[8];
       Native.closeSession(ptr, stats);
       if (tracked != null) {
+        if (trackLeaks) {
+          for (Tracked t : tracked) {
+            LeakSites.report(t.site, "freed when its session closed");
+          }
+        }
         tracked.clear();
       }
       finalStats.complete(stats);

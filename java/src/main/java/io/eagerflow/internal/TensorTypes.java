@@ -11,11 +11,11 @@ import java.util.function.Function;
 public final class TensorTypes {
   private static final int CODES = 11;
 
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final Function<NativeTensor, ? extends TType>[] FACTORIES =
       new Function[CODES];
 
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private static final Class<? extends TType>[] CLASSES = new Class[CODES];
 
   private static final String[] CLASS_NAMES = {

@@ -1,0 +1,89 @@
+package io.eagerflow.internal;
+
+import java.security.CodeSource;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Creation sites of tensors, recorded when leak tracking is on, and the warning logged once per
+ * site when such a tensor is freed by a cleanup strategy or at close instead of explicitly.
+ */
+public final class LeakSites {
+  private static final System.Logger LOG = System.getLogger("io.eagerflow");
+  private static final Set<String> REPORTED = ConcurrentHashMap.newKeySet();
+  private static final CodeSource LIBRARY = LeakSites.class.getProtectionDomain().getCodeSource();
+  private static volatile boolean standalone = Boolean.getBoolean("eagerflow.trackLeaks");
+
+  private LeakSites() {}
+
+  /** Where something was created; the stack is captured by the constructor. */
+  public static final class Site extends Throwable {
+    private static final long serialVersionUID = 1L;
+
+    Site(String what) {
+      super(what + " created here");
+    }
+  }
+
+  /** Turns on tracking of standalone tensors (a session with {@code trackLeaks(true)} does). */
+  public static void trackStandalone() {
+    standalone = true;
+  }
+
+  /** A site for a standalone tensor if tracking is on, else null. */
+  public static Site standaloneSite() {
+    return standalone ? new Site("tensor") : null;
+  }
+
+  public static Site capture(String what) {
+    return new Site(what);
+  }
+
+  /** Logs {@code site} at WARNING, once per distinct creation frame. */
+  public static void report(Site site, String how) {
+    if (site == null) {
+      return;
+    }
+    String where = callerFrames(site);
+    if (REPORTED.add(site.getMessage() + "@" + where)) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "eagerflow leak: "
+              + site.getMessage().replace(" created here", "")
+              + " created at "
+              + where
+              + " was never released; "
+              + how,
+          site);
+    }
+  }
+
+  /** The first frames outside the library: where the user's code made the tensor. */
+  private static String callerFrames(Site site) {
+    StringBuilder sb = new StringBuilder();
+    int shown = 0;
+    for (StackTraceElement e : site.getStackTrace()) {
+      if (shown == 3) {
+        break;
+      }
+      if (shown > 0 || !isLibrary(e.getClassName())) {
+        sb.append(shown == 0 ? "" : " <- ").append(e);
+        shown++;
+      }
+    }
+    return shown == 0 ? "an unknown place" : sb.toString();
+  }
+
+  private static boolean isLibrary(String className) {
+    if (!className.startsWith("io.eagerflow.")) {
+      return false;
+    }
+    try {
+      Class<?> c = Class.forName(className, false, LeakSites.class.getClassLoader());
+      CodeSource cs = c.getProtectionDomain().getCodeSource();
+      return LIBRARY == null || cs == null || LIBRARY.getLocation().equals(cs.getLocation());
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+}
