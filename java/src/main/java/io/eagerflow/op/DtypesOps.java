@@ -2,6 +2,7 @@ package io.eagerflow.op;
 
 import io.eagerflow.DataType;
 import io.eagerflow.Operand;
+import io.eagerflow.OperationBuilder;
 import io.eagerflow.types.TType;
 import java.util.Objects;
 
@@ -26,13 +27,18 @@ public final class DtypesOps {
    *
    * @param x the values
    * @param type the tensor class to convert to, such as {@code TFloat32.class}
+   * @param options {@link Cast#truncate}
    * @return the converted values, of {@code x}'s shape
    * @throws IllegalArgumentException if {@code type} is not a concrete tensor class
    */
-  public <U extends TType> Operand<U> cast(Operand<? extends TType> x, Class<U> type) {
+  public <U extends TType> Operand<U> cast(
+      Operand<? extends TType> x, Class<U> type, Cast.Options... options) {
     Objects.requireNonNull(x, "x");
     Objects.requireNonNull(type, "type");
+    OpOption.checkAll(options);
     DataType d = Runner.dataTypeOf(type);
-    return runner.builder(CAST, x).setAttr("DstT", d).build().output(0);
+    OperationBuilder b = runner.builder(CAST, x).setAttr("DstT", d);
+    OpOption.applyAll(b, options);
+    return b.build().output(0);
   }
 }

@@ -26,10 +26,21 @@ abstract class OpOption {
     this.value = value.clone();
   }
 
-  /** Sets every option on {@code b}; a later option for the same attribute wins. */
+  /**
+   * Checks that neither {@code options} nor an element is null; call before anything else so that a
+   * null fails before any native call.
+   */
+  static void checkAll(OpOption[] options) {
+    Objects.requireNonNull(options, "options");
+    for (OpOption o : options) {
+      Objects.requireNonNull(o, "options");
+    }
+  }
+
+  /** Sets every option, checked by {@link #checkAll}, on {@code b}; a later one wins. */
   static void applyAll(OperationBuilder b, OpOption[] options) {
     for (OpOption o : options) {
-      Objects.requireNonNull(o, "options").applyTo(b);
+      o.applyTo(b);
     }
   }
 

@@ -83,6 +83,8 @@ public final class Ops {
   private static final OpType ONE_HOT = new OpType("OneHot");
   private static final OpType SPLIT = new OpType("Split");
   private static final OpType CLIP_BY_VALUE = new OpType("ClipByValue");
+  private static final OpType STOP_GRADIENT = new OpType("StopGradient");
+  private static final OpType BROADCAST_TO = new OpType("BroadcastTo");
 
   /** Math ops: arithmetic, comparisons, logic, mean, argMax, cumsum, addN. */
   public final MathOps math;
@@ -815,7 +817,7 @@ public final class Ops {
    */
   public <T extends TType> Operand<T> stack(Iterable<Operand<T>> values, Stack.Options... options) {
     Objects.requireNonNull(values, "values");
-    Objects.requireNonNull(options, "options");
+    OpOption.checkAll(options);
     Output<?>[] list = Runner.outputs(values, "values");
     OperationBuilder b = runner.builder(PACK).addInputList(list);
     OpOption.applyAll(b, options);
@@ -835,7 +837,7 @@ public final class Ops {
   public <T extends TType> List<Operand<T>> unstack(
       Operand<T> value, long num, Unstack.Options... options) {
     Objects.requireNonNull(value, "value");
-    Objects.requireNonNull(options, "options");
+    OpOption.checkAll(options);
     OperationBuilder b = runner.builder(UNPACK, value).setAttr("num", num);
     OpOption.applyAll(b, options);
     return Runner.outputs(b.build());
@@ -1015,6 +1017,33 @@ public final class Ops {
   public <T extends TType> Operand<T> identity(Operand<T> input) {
     Objects.requireNonNull(input, "input");
     return runner.run(IDENTITY, input);
+  }
+
+  /**
+   * {@code input} itself [{@code StopGradient}]. This library computes no gradients, so it is
+   * {@link #identity}; it exists so that TensorFlow Java code ports unchanged.
+   *
+   * @param input the tensor
+   * @return the same values
+   */
+  public <T extends TType> Operand<T> stopGradient(Operand<T> input) {
+    Objects.requireNonNull(input, "input");
+    return runner.run(STOP_GRADIENT, input);
+  }
+
+  /**
+   * {@code input} broadcast to {@code shape} with NumPy's rules [{@code BroadcastTo}].
+   *
+   * @param input the tensor
+   * @param shape a vector of the target dimensions
+   * @return the broadcast tensor
+   * @throws IllegalArgumentException if {@code input} does not broadcast to {@code shape}
+   */
+  public <T extends TType> Operand<T> broadcastTo(
+      Operand<T> input, Operand<? extends TNumber> shape) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(shape, "shape");
+    return runner.run(BROADCAST_TO, input, shape);
   }
 
   /**

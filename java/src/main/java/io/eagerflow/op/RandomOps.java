@@ -26,7 +26,7 @@ public final class RandomOps {
       OpType op, Operand<? extends TNumber> shape, Class<U> dtype, OpOption[] options) {
     Objects.requireNonNull(shape, "shape");
     Objects.requireNonNull(dtype, "dtype");
-    Objects.requireNonNull(options, "options");
+    OpOption.checkAll(options);
     DataType d = Runner.dataTypeOf(dtype);
     OperationBuilder b = runner.builder(op, shape).setAttr("dtype", d);
     OpOption.applyAll(b, options);

@@ -47,7 +47,7 @@ final class Runner {
    * path.
    */
   <T extends TType> Output<T> run(OpType op, OpOption[] options, Operand<?>... inputs) {
-    Objects.requireNonNull(options, "options");
+    OpOption.checkAll(options);
     if (options.length == 0) {
       return ACCESS.run(session, op.info(), inputs);
     }

@@ -44,4 +44,12 @@ class DtypesOpsTest extends OpsTestBase {
     assertInts(tf.dtypes.cast(u, TInt32.class), dims(2), 200, 7);
     assertFloats(tf.dtypes.cast(tf.constant(new float[][] {{1}}), TFloat32.class), dims(1, 1), 1);
   }
+
+  @Test
+  void truncateDropsLowBitsOfDoubleToFloat() {
+    double x = 1 + Math.ulp(1f) * 0.75; // rounds up to the next float, truncates to 1
+    Operand<TFloat64> d = tf.constant(new double[] {x});
+    assertEquals(1 + Math.ulp(1f), floats(tf.dtypes.cast(d, TFloat32.class))[0]);
+    assertEquals(1f, floats(tf.dtypes.cast(d, TFloat32.class, Cast.truncate(true)))[0]);
+  }
 }

@@ -165,6 +165,8 @@ class ShapeOpsTest extends OpsTestBase {
     assertInts(tf.zerosLike(v(5, 6)), dims(2), 0, 0);
     assertFloats(tf.onesLike(m23()), dims(2, 3), 1, 1, 1, 1, 1, 1);
     assertFloats(tf.identity(m23()), dims(2, 3), 1, 2, 3, 4, 5, 6);
+    assertFloats(tf.stopGradient(m23()), dims(2, 3), 1, 2, 3, 4, 5, 6);
+    assertInts(tf.broadcastTo(v(1, 2), v(2, 2)), dims(2, 2), 1, 2, 1, 2);
     assertInts(tf.range(tf.constant(0), tf.constant(5), tf.constant(1)), dims(5), 0, 1, 2, 3, 4);
     assertInts(tf.range(tf.constant(5), tf.constant(0), tf.constant(-2)), dims(3), 5, 3, 1);
     assertFloats(
