@@ -97,17 +97,20 @@ public final class NnOps {
   }
 
   /**
-   * {@code value + bias}, with {@code bias} added along the last dimension [{@code BiasAdd}].
+   * {@code value + bias}, with {@code bias} added along the channel dimension [{@code BiasAdd}]:
+   * the last one, or dimension 1 with {@link BiasAdd#dataFormat BiasAdd.dataFormat("NCHW")}.
    *
    * @param value a tensor of rank 2 or more
-   * @param bias a vector as long as {@code value}'s last dimension, of its dtype
+   * @param bias a vector as long as {@code value}'s channel dimension, of its dtype
+   * @param options {@link BiasAdd#dataFormat}
    * @return the sum, of {@code value}'s shape
-   * @throws IllegalArgumentException if {@code bias}'s length differs from the last dimension
+   * @throws IllegalArgumentException if {@code bias}'s length differs from the channel dimension
    */
-  public <T extends TNumber> Operand<T> biasAdd(Operand<T> value, Operand<T> bias) {
+  public <T extends TNumber> Operand<T> biasAdd(
+      Operand<T> value, Operand<T> bias, BiasAdd.Options... options) {
     Objects.requireNonNull(value, "value");
     Objects.requireNonNull(bias, "bias");
-    return runner.run(BIAS_ADD, value, bias);
+    return runner.run(BIAS_ADD, options, value, bias);
   }
 
   /**

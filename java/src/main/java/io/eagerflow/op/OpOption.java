@@ -9,7 +9,7 @@ import java.util.Objects;
  */
 abstract class OpOption {
   private final String attr;
-  private final Object value; // Boolean, Long or long[]
+  private final Object value; // Boolean, Long, long[] or String
 
   OpOption(String attr, boolean value) {
     this.attr = attr;
@@ -17,6 +17,11 @@ abstract class OpOption {
   }
 
   OpOption(String attr, long value) {
+    this.attr = attr;
+    this.value = value;
+  }
+
+  OpOption(String attr, String value) {
     this.attr = attr;
     this.value = value;
   }
@@ -49,6 +54,8 @@ abstract class OpOption {
       b.setAttr(attr, v.booleanValue());
     } else if (value instanceof Long v) {
       b.setAttr(attr, v.longValue());
+    } else if (value instanceof String v) {
+      b.setAttr(attr, v);
     } else {
       b.setAttr(attr, (long[]) value);
     }

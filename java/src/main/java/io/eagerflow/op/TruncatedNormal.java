@@ -3,8 +3,11 @@ package io.eagerflow.op;
 /**
  * Optional attributes of {@link RandomOps#truncatedNormal}, TensorFlow's {@code TruncatedNormal}
  * op, in TensorFlow Java's style: each static method makes one option, passed as a trailing
- * argument. With both seeds 0 (the default) every call draws fresh values; with either seed set,
- * the op draws the same values in every session and every run.
+ * argument.
+ *
+ * <p>With both seeds 0 (the default) every call draws fresh values. With either seed set, the op
+ * draws the same values on every call, in every session and every run (TensorFlow's kernel cache
+ * instead continues one sequence from call to call within a session).
  *
  * <pre>{@code
  * tf.random.truncatedNormal(

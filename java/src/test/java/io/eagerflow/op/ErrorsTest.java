@@ -87,6 +87,20 @@ class ErrorsTest extends OpsTestBase {
   }
 
   @Test
+  void badAttributeValuesAreRejected() {
+    Operand<TFloat32> m = tf.constant(new float[2][2]);
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> tf.nn.biasAdd(m, tf.constant(new float[2]), BiasAdd.dataFormat("NWHC")));
+    assertMessageHas(e, "BiasAdd", "data_format", "NWHC");
+    e = assertThrows(IllegalArgumentException.class, () -> tf.unstack(m, 3));
+    assertMessageHas(e, "Unpack", "3");
+    e = assertThrows(IllegalArgumentException.class, () -> tf.split(tf.constant(0), m, 3));
+    assertMessageHas(e, "Split", "3");
+  }
+
+  @Test
   void unknownOpTypeViaOpBuilder() {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> session.opBuilder("NoSuchOp", null));

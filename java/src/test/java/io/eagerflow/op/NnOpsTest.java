@@ -46,6 +46,17 @@ class NnOpsTest extends OpsTestBase {
         22,
         13,
         24);
+    // NCHW: the bias goes along dimension 1 of [1, 2, 1, 2].
+    assertFloats(
+        tf.nn.biasAdd(
+            tf.constant(new float[][][][] {{{{1, 2}}, {{3, 4}}}}),
+            f(10, 20),
+            BiasAdd.dataFormat("NCHW")),
+        dims(1, 2, 1, 2),
+        11,
+        12,
+        23,
+        24);
     assertFloats(tf.nn.l2Loss(f(1, 2, 3)), dims(), 7);
     assertFloats(tf.nn.l2Loss(tf.constant(new float[][] {{1}, {-1}})), dims(), 1);
   }

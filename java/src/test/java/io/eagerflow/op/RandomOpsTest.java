@@ -81,6 +81,18 @@ class RandomOpsTest extends OpsTestBase {
     assertEquals(0.88, stddev(v), 0.05);
   }
 
+  @Test
+  void seededDrawsRepeatWithinASessionAndUnseededOnesDoNot() {
+    Operand<TInt32> shape = tf.constant(new int[] {64});
+    assertArrayEquals(
+        floats(tf.random.randomUniform(shape, TFloat32.class, RandomUniform.seed2(5))),
+        floats(tf.random.randomUniform(shape, TFloat32.class, RandomUniform.seed2(5))));
+    assertFalse(
+        Arrays.equals(
+            floats(tf.random.randomUniform(shape, TFloat32.class)),
+            floats(tf.random.randomUniform(shape, TFloat32.class))));
+  }
+
   /** Draws with {@code op} in a new session. */
   private static float[] drawInNewSession(BiFunction<Ops, Operand<TInt32>, Operand<TFloat32>> op) {
     try (EagerSession s = EagerSession.create()) {
