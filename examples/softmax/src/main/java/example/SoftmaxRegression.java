@@ -17,8 +17,8 @@ import io.eagerflow.types.TInt64;
  * the logits comes from {@code softmaxCrossEntropyWithLogits}' backprop output, so no automatic
  * differentiation is needed: {@code dW = x^T backprop / n}, {@code db = mean(backprop)}.
  *
- * <p>Prints the loss as it falls, the final accuracy, and the session's tensor counts, which show
- * the background cleanup freeing each step's temporaries.
+ * <p>Prints the loss as it falls, the final accuracy, and the session's tensor counts (a run this
+ * short usually ends before the first garbage collection, so close frees most tensors).
  */
 public final class SoftmaxRegression {
   private static final int POINTS = 300;

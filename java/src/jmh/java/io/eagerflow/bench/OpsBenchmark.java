@@ -2,6 +2,7 @@ package io.eagerflow.bench;
 
 import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
+import io.eagerflow.Shape;
 import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TInt32;
@@ -58,7 +59,7 @@ public class OpsBenchmark {
     tf = Ops.create(session);
     a1k = tf.constant(random(SMALL, 1));
     b1k = tf.constant(random(SMALL, 2));
-    io.eagerflow.Shape square = io.eagerflow.Shape.of(MATRIX, MATRIX);
+    Shape square = Shape.of(MATRIX, MATRIX);
     m1 = tf.constant(square, random(MATRIX * MATRIX, 3));
     m2 = tf.constant(square, random(MATRIX * MATRIX, 4));
     v16m = tf.constant(random(LARGE, 5));

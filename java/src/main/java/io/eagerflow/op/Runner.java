@@ -6,6 +6,7 @@ import io.eagerflow.Operand;
 import io.eagerflow.Operation;
 import io.eagerflow.OperationBuilder;
 import io.eagerflow.Output;
+import io.eagerflow.Shape;
 import io.eagerflow.internal.SessionAccess;
 import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.types.TType;
@@ -74,7 +75,7 @@ final class Runner {
   }
 
   /** A constant holding {@code data}, a primitive array of {@code shape.size()} elements. */
-  <T extends TType> Output<T> constant(DataType type, io.eagerflow.Shape shape, Object data) {
+  <T extends TType> Output<T> constant(DataType type, Shape shape, Object data) {
     return ACCESS.constant(session, type, shape, data);
   }
 
