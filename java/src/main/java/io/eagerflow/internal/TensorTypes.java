@@ -24,6 +24,9 @@ public final class TensorTypes {
 
   private static volatile Function<TType, NativeTensor> unwrapper;
 
+  /** {@code DataType.values()} clones its array on every call; ops like cast look types up. */
+  private static final DataType[] DATA_TYPES = DataType.values();
+
   static {
     ClassLoader loader = TensorTypes.class.getClassLoader();
     for (String name : CLASS_NAMES) {
@@ -80,7 +83,7 @@ public final class TensorTypes {
    * @throws IllegalArgumentException if {@code type} is not a concrete tensor class
    */
   public static DataType dataTypeOf(Class<? extends TType> type) {
-    for (DataType d : DataType.values()) {
+    for (DataType d : DATA_TYPES) {
       if (CLASSES[d.code()] == type) {
         return d;
       }

@@ -31,16 +31,9 @@ final class Runner {
     this.session = session;
   }
 
-  <T extends TType> Output<T> run(OpType op, Operand<?> x) {
-    return ACCESS.run(session, op.info(), x);
-  }
-
-  <T extends TType> Output<T> run(OpType op, Operand<?> x, Operand<?> y) {
-    return ACCESS.run(session, op.info(), x, y);
-  }
-
-  <T extends TType> Output<T> run(OpType op, Operand<?> x, Operand<?> y, Operand<?> z) {
-    return ACCESS.run(session, op.info(), x, y, z);
+  /** Runs attribute-free {@code op} on single inputs, on the fast path. */
+  <T extends TType> Output<T> run(OpType op, Operand<?>... inputs) {
+    return ACCESS.run(session, op.info(), inputs);
   }
 
   /**
@@ -50,7 +43,7 @@ final class Runner {
   <T extends TType> Output<T> run(OpType op, OpOption[] options, Operand<?>... inputs) {
     OpOption.checkAll(options);
     if (options.length == 0) {
-      return ACCESS.run(session, op.info(), inputs);
+      return run(op, inputs);
     }
     OperationBuilder b = builder(op, inputs);
     OpOption.applyAll(b, options);
