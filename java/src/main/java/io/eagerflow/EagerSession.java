@@ -11,6 +11,7 @@ import io.eagerflow.internal.SessionCore;
 import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.types.TType;
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -415,11 +416,53 @@ public final class EagerSession implements AutoCloseable {
 
     @Override
     public <T extends TType> Output<T> run(EagerSession session, OpInfo op, Operand<?>... inputs) {
-      OperationBuilder b = new EagerOperationBuilder(session, op, null);
-      for (Operand<?> in : inputs) {
-        b.addInput(in.asOutput());
+      int n = inputs.length;
+      if (!op.singleOutput() || n == 0 || n > 2) {
+        // The general path, which also learns whether the op has a single output.
+        OperationBuilder b = new EagerOperationBuilder(session, op, null);
+        for (Operand<?> in : inputs) {
+          b.addInput(in.asOutput());
+        }
+        return b.build().output(0);
       }
-      return b.build().output(0);
+      Output<?> x = input(session, op, inputs[0]);
+      Output<?> y = n == 2 ? input(session, op, inputs[1]) : null;
+      SessionCore core = session.core;
+      long ptr = core.enter();
+      try {
+        core.safePoint(ptr);
+        x.checkUsable();
+        if (y != null) {
+          y.checkUsable();
+        }
+        long raw;
+        try {
+          raw = execute(ptr, op, x, y);
+        } catch (NativeMemoryExhaustedException e) {
+          raw = core.retryAfterExhausted(ptr, e, () -> execute(ptr, op, x, y));
+        }
+        long handle = core.handle(ptr, raw);
+        return new EagerOperation(session, op.type(), handle, null, null).track().output(0);
+      } finally {
+        core.exit();
+        Reference.reachabilityFence(x);
+        Reference.reachabilityFence(y);
+      }
+    }
+
+    private static long execute(long ptr, OpInfo op, Output<?> x, Output<?> y) {
+      return y == null
+          ? Native.execute1(ptr, op.index(), x.handle)
+          : Native.execute2(ptr, op.index(), x.handle, y.handle);
+    }
+
+    private static Output<?> input(EagerSession session, OpInfo op, Operand<?> operand) {
+      Output<?> o = Objects.requireNonNull(operand, "input").asOutput();
+      if (o.session() != session) {
+        throw new IllegalArgumentException(
+            op.type() + ": input " + o + " belongs to another session");
+      }
+      return o;
     }
   }
 }

@@ -3,9 +3,7 @@ package io.eagerflow.internal;
 import java.lang.ref.PhantomReference;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -36,7 +34,7 @@ public final class SessionCore extends NativeScope {
   private final AtomicLong state = new AtomicLong();
 
   private final ReferenceQueue<Object> queue;
-  private final Set<Tracked> tracked;
+  private final TrackedSet tracked;
   private final Thread cleanupThread;
   private final CompletableFuture<long[]> finalStats = new CompletableFuture<>();
   private final AtomicLong opNames = new AtomicLong();
@@ -44,6 +42,9 @@ public final class SessionCore extends NativeScope {
 
   /** A phantom reference to an operation that carries the handles of its outputs. */
   static class Tracked extends PhantomReference<Object> {
+    // Where TrackedSet holds this reference; guarded by that stripe's lock.
+    int stripe = -1;
+    int slot;
     final long handle;
     final long[] handles;
     final LeakSites.Site site;
@@ -87,11 +88,11 @@ public final class SessionCore extends NativeScope {
     if (mode == Mode.ON_CLOSE) {
       // Nothing is tracked, except creation sites for leak reports at close.
       this.queue = null;
-      this.tracked = trackLeaks ? ConcurrentHashMap.newKeySet() : null;
+      this.tracked = trackLeaks ? new TrackedSet() : null;
       this.cleanupThread = null;
     } else {
       this.queue = new ReferenceQueue<>();
-      this.tracked = ConcurrentHashMap.newKeySet();
+      this.tracked = new TrackedSet();
       if (mode == Mode.BACKGROUND) {
         Thread t =
             new Thread(
@@ -359,12 +360,7 @@ public final class SessionCore extends NativeScope {
       long[] stats = new long[8];
       Native.closeSession(ptr, stats);
       if (tracked != null) {
-        if (trackLeaks) {
-          for (Tracked t : tracked) {
-            LeakSites.report(t.site, "freed when its session closed");
-          }
-        }
-        tracked.clear();
+        tracked.drainAll(t -> LeakSites.report(t.site, "freed when its session closed"));
       }
       finalStats.complete(stats);
     } finally {
