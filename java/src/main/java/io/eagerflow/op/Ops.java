@@ -1184,7 +1184,7 @@ public final class Ops {
    */
   public <T extends TType> Operand<T> reduceSum(
       Operand<T> input, Operand<? extends TNumber> axis, ReduceSum.Options... options) {
-    return reduce(SUM, input, axis, options);
+    return runner.reduce(SUM, input, axis, options);
   }
 
   /**
@@ -1197,7 +1197,7 @@ public final class Ops {
    */
   public <T extends TType> Operand<T> reduceMax(
       Operand<T> input, Operand<? extends TNumber> axis, ReduceMax.Options... options) {
-    return reduce(MAX, input, axis, options);
+    return runner.reduce(MAX, input, axis, options);
   }
 
   /**
@@ -1210,7 +1210,7 @@ public final class Ops {
    */
   public <T extends TType> Operand<T> reduceMin(
       Operand<T> input, Operand<? extends TNumber> axis, ReduceMin.Options... options) {
-    return reduce(MIN, input, axis, options);
+    return runner.reduce(MIN, input, axis, options);
   }
 
   /**
@@ -1223,7 +1223,7 @@ public final class Ops {
    */
   public <T extends TType> Operand<T> reduceProd(
       Operand<T> input, Operand<? extends TNumber> axis, ReduceProd.Options... options) {
-    return reduce(PROD, input, axis, options);
+    return runner.reduce(PROD, input, axis, options);
   }
 
   /**
@@ -1236,7 +1236,7 @@ public final class Ops {
    */
   public Operand<TBool> reduceAll(
       Operand<TBool> input, Operand<? extends TNumber> axis, ReduceAll.Options... options) {
-    return reduce(ALL, input, axis, options);
+    return runner.reduce(ALL, input, axis, options);
   }
 
   /**
@@ -1249,7 +1249,7 @@ public final class Ops {
    */
   public Operand<TBool> reduceAny(
       Operand<TBool> input, Operand<? extends TNumber> axis, ReduceAny.Options... options) {
-    return reduce(ANY, input, axis, options);
+    return runner.reduce(ANY, input, axis, options);
   }
 
   /**
@@ -1328,10 +1328,5 @@ public final class Ops {
   public Operand<TBool> any(
       Operand<TBool> input, Operand<? extends TNumber> axis, ReduceAny.Options... options) {
     return reduceAny(input, axis, options);
-  }
-
-  private <T extends TType> Operand<T> reduce(
-      OpType op, Operand<T> input, Operand<?> axis, OpOption[] options) {
-    return runner.reduce(op, input, axis, options);
   }
 }
