@@ -90,7 +90,9 @@ public final class SeedLoopDemo {
           }
           live[i] = session.stats().liveBytes() / MIB;
           completed = i + 1;
-          if (i % Math.max(1, m / 50) == 0 || i == m - 1) {
+          // A live bar on a terminal; a line per 10% when the output is captured.
+          int every = System.console() != null ? Math.max(1, m / 50) : Math.max(1, m / 10);
+          if (i % every == 0 || i == m - 1) {
             progress(out, strategy, i + 1, m, live[i]);
           }
         }
@@ -129,7 +131,7 @@ public final class SeedLoopDemo {
     int filled = (int) ((long) done * width / total);
     out.printf(
         Locale.ROOT,
-        "\r%-17s [%s%s] %3d%%  live %7.1f MiB",
+        (System.console() != null ? "\r" : "%n") + "%-17s [%s%s] %3d%%  live %7.1f MiB",
         s,
         "#".repeat(filled),
         ".".repeat(width - filled),
@@ -179,7 +181,7 @@ public final class SeedLoopDemo {
     int w = 760;
     int h = 420;
     int left = 70;
-    int right = 190;
+    int right = 250;
     int top = 40;
     int bottom = 50;
     double maxMiB = 1;
@@ -190,6 +192,8 @@ public final class SeedLoopDemo {
     }
     double yMax = niceCeiling(maxMiB);
     String[] colors = {"#1f77b4", "#2ca02c", "#d62728"};
+    // The two tracking strategies often coincide: dash one so both stay visible.
+    String[] dashes = {"", " stroke-dasharray=\"6 4\"", ""};
     StringBuilder svg = new StringBuilder();
     svg.append(
         String.format(
@@ -254,10 +258,11 @@ public final class SeedLoopDemo {
       svg.append(
           String.format(
               Locale.ROOT,
-              "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>%n"
+              "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"%s\"/>%n"
                   + "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\""
                   + " stroke-width=\"3\"/><text x=\"%d\" y=\"%d\">%s</text>%n",
               colors[k % colors.length],
+              dashes[k % dashes.length],
               pts.toString().trim(),
               left + plotW + 15,
               top + 20 + 22 * k,
@@ -274,7 +279,7 @@ public final class SeedLoopDemo {
 
   private static double niceCeiling(double v) {
     double p = Math.pow(10, Math.floor(Math.log10(v)));
-    for (double f : new double[] {1, 2, 2.5, 5, 10}) {
+    for (double f : new double[] {1, 1.2, 1.6, 2, 2.4, 3.2, 4, 6, 8, 10}) {
       if (f * p >= v) {
         return f * p;
       }
