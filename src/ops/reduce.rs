@@ -218,8 +218,12 @@ impl<T: Ordered> Fold<T> for MaxF {
     }
     #[inline(always)]
     fn step(self, acc: T, x: T) -> T {
-        // `!(x <= acc)` is true for a larger x and for a NaN x; a NaN acc stays.
-        if !(x <= acc) && !acc.nan() { x } else { acc }
+        // A larger x or a NaN x wins; a NaN acc stays.
+        if (x > acc || x.nan()) && !acc.nan() {
+            x
+        } else {
+            acc
+        }
     }
 }
 
@@ -231,7 +235,11 @@ impl<T: Ordered> Fold<T> for MinF {
     }
     #[inline(always)]
     fn step(self, acc: T, x: T) -> T {
-        if !(x >= acc) && !acc.nan() { x } else { acc }
+        if (x < acc || x.nan()) && !acc.nan() {
+            x
+        } else {
+            acc
+        }
     }
 }
 
@@ -758,8 +766,8 @@ fn arg(ctx: &OpContext<'_>, want_max: bool) -> Result<Vec<Tensor>> {
 /// Whether `x` replaces `best`: strictly better, or the first NaN.
 #[inline(always)]
 fn better<T: Ordered>(want_max: bool, x: T, best: T) -> bool {
-    let beyond = if want_max { !(x <= best) } else { !(x >= best) };
-    beyond && !best.nan()
+    let beyond = if want_max { x > best } else { x < best };
+    (beyond || x.nan()) && !best.nan()
 }
 
 /// The index of the extreme of a non-empty run: find the value with a
