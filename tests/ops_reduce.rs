@@ -401,20 +401,30 @@ fn errors_name_the_problem() {
 /// A straightforward reference: visit every input element and add it into
 /// the output cell its kept coordinates name.
 fn reference_sum(shape: &[usize], data: &[f64], mask: &[bool]) -> Vec<f64> {
+    reference_fold(shape, data, mask, 0.0, |a, b| a + b)
+}
+
+fn reference_fold(
+    shape: &[usize],
+    data: &[f64],
+    mask: &[bool],
+    init: f64,
+    f: fn(f64, f64) -> f64,
+) -> Vec<f64> {
     let out_dims: Vec<usize> = shape
         .iter()
         .zip(mask)
         .map(|(&d, &r)| if r { 1 } else { d })
         .collect();
     let n_out: usize = out_dims.iter().product();
-    let mut out = vec![0.0; n_out];
+    let mut out = vec![init; n_out];
     let mut idx = vec![0usize; shape.len()];
     for &v in data {
         let mut o = 0;
         for (k, &i) in idx.iter().enumerate() {
             o = o * out_dims[k] + if mask[k] { 0 } else { i };
         }
-        out[o] += v;
+        out[o] = f(out[o], v);
         for k in (0..shape.len()).rev() {
             idx[k] += 1;
             if idx[k] < shape[k] {
@@ -574,4 +584,25 @@ fn everything_freed_leaves_no_bytes() {
     );
     assert_eq!(s.stats().live_bytes, 0);
     assert_eq!(s.stats().live_tensors, 0);
+}
+
+#[test]
+fn large_column_reductions_every_split() {
+    let s = session();
+    // Many outer blocks (split by block), a row wider than a thread's partial
+    // row (split by columns), and one block of moderate rows (row bands).
+    for shape in [&[8usize, 256, 130][..], &[3, 100_000], &[600, 1000]] {
+        let n: usize = shape.iter().product();
+        let data: Vec<f64> = (0..n).map(|i| ((i * 31 + 7) % 19) as f64).collect();
+        let x = put(&s, shape, &data);
+        let mask: Vec<bool> = (0..shape.len()).map(|k| k + 2 == shape.len()).collect();
+        let ax = put(&s, &[], &[shape.len() as i32 - 2]);
+        let (_, got) = run1::<f64>(&s, "Sum", &[x, ax], &Attrs::new());
+        assert_eq!(got, reference_sum(shape, &data, &mask), "{shape:?}");
+        let (_, mx) = run1::<f64>(&s, "Max", &[x, ax], &Attrs::new());
+        assert_eq!(
+            mx,
+            reference_fold(shape, &data, &mask, f64::NEG_INFINITY, f64::max)
+        );
+    }
 }

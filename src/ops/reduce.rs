@@ -379,9 +379,13 @@ pub(super) fn fold_par<T: Element, F: Fold<T>>(f: F, xs: &[T]) -> T {
     go(f, xs, threads())
 }
 
-/// Output columns handled together by the column loop: the accumulators stay
-/// in L1 while the rows stream past.
-const TILE: usize = 1024;
+/// Output columns folded together by the column loop: each input row is read
+/// in runs this long (long enough for the prefetchers) while the accumulators
+/// stay in L2.
+const TILE: usize = 16 * 1024;
+/// The widest output row a thread folds into a private partial row; a bound
+/// on that scratch memory.
+const PARTIAL_MAX: usize = 64 * 1024;
 
 /// Reduces the rows of `block` (`len` rows of `inner` elements) into `dst`,
 /// which holds columns `j0..j0 + dst.len()`.
@@ -465,18 +469,21 @@ pub(super) fn reduce_axis<T: Element, F: Fold<T>>(
             rest = tail;
         }
     };
+    let outer = out.len() / inner;
     if !big {
         columns(0, out);
-    } else if out.len() >= threads() * 256 {
-        par_chunks(out, 1, threads(), columns);
-    } else {
-        // Few outputs over many rows: each thread folds a band of rows into a
-        // partial row of its own (at most a few KiB), then the partials merge.
+    } else if outer >= threads() {
+        par_chunks(out, inner, threads(), columns);
+    } else if inner <= PARTIAL_MAX {
+        // Few, not too wide output rows: each thread streams a band of input
+        // rows into a partial row of its own, then the partials merge. This
+        // reads memory strictly in order, unlike splitting the columns.
         for (block, dst) in xs.chunks_exact(block_len).zip(out.chunks_exact_mut(inner)) {
             let band = len.div_ceil(threads()) * inner;
+            let mut bands = block.chunks(band);
+            let mine = bands.next_back().unwrap_or(&[]);
             let partials: Vec<Vec<T>> = std::thread::scope(|s| {
-                let handles: Vec<_> = block
-                    .chunks(band)
+                let handles: Vec<_> = bands
                     .map(|rows| {
                         s.spawn(move || {
                             let mut p = vec![f.identity(); inner];
@@ -485,18 +492,22 @@ pub(super) fn reduce_axis<T: Element, F: Fold<T>>(
                         })
                     })
                     .collect();
+                fold_columns(f, mine, inner, 0, dst);
                 handles
                     .into_iter()
                     .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
                     .collect()
             });
-            dst.fill(f.identity());
             for p in &partials {
                 for (d, &v) in dst.iter_mut().zip(p) {
                     *d = f.merge(*d, v);
                 }
             }
         }
+    } else {
+        // Very wide rows: split the columns; each thread still reads runs of
+        // at least `PARTIAL_MAX / threads` elements.
+        par_chunks(out, 1, threads(), columns);
     }
 }
 
