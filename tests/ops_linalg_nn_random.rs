@@ -1209,3 +1209,40 @@ fn everything_freed_leaves_no_bytes() {
     assert_eq!(s.stats().live_bytes, 0);
     assert_eq!(s.stats().live_tensors, 0);
 }
+
+#[test]
+fn empty_tensors_with_huge_other_dimensions() {
+    // Dimensions whose product overflows are fine while another one is 0.
+    let s = session();
+    let huge = 1usize << 40;
+    let x = put::<f32>(&s, &[0, huge, huge], &[]);
+    let out = run1::<f32>(&s, "Transpose", &[x, perm(&s, &[2, 0, 1])], &Attrs::new());
+    assert_eq!(out, (vec![huge, 0, huge], vec![]));
+    let v = put::<f32>(&s, &[0, 2, huge, huge], &[]);
+    let b = put(&s, &[2], &[1f32, 2.]);
+    let nchw = Attrs::new().with("data_format", AttrValue::Str("NCHW".into()));
+    assert_eq!(
+        run1::<f32>(&s, "BiasAdd", &[v, b], &nchw).0,
+        vec![0, 2, huge, huge]
+    );
+    let m = put::<f32>(&s, &[0, huge, huge], &[]);
+    let y = put::<f32>(&s, &[huge, 0], &[]);
+    assert_eq!(
+        run1::<f32>(&s, "BatchMatMulV2", &[m, y], &Attrs::new()).0,
+        vec![0, huge, 0]
+    );
+    assert_eq!(
+        run1::<f32>(&s, "Softmax", &[m], &Attrs::new()).0,
+        vec![0, huge, huge]
+    );
+    let z = put(&s, &[], &[1i32]);
+    assert_eq!(
+        run1::<i64>(&s, "ArgMax", &[m, z], &Attrs::new()).0,
+        vec![0, huge]
+    );
+    assert_eq!(
+        run1::<f32>(&s, "Sum", &[m, z], &Attrs::new()).0,
+        vec![0, huge]
+    );
+    assert_eq!(run1::<f32>(&s, "L2Loss", &[m], &Attrs::new()).1, vec![0.]);
+}

@@ -398,6 +398,10 @@ fn transpose_typed<T: Element>(
     out_shape: Vec<usize>,
 ) -> Result<Tensor> {
     let src = x.as_slice::<T>()?;
+    if src.is_empty() {
+        // Nothing to move; strides of an empty shape may overflow.
+        return ctx.alloc::<T>(0)?.into_tensor(out_shape);
+    }
     let shape = x.shape();
     let mut in_strides = vec![1usize; shape.len()];
     for d in (0..shape.len().saturating_sub(1)).rev() {
@@ -425,7 +429,7 @@ fn transpose_typed<T: Element>(
     }
     let n = src.len();
     let mut out = ctx.alloc_initialized::<T>(n)?;
-    if n == 0 || dims.is_empty() {
+    if dims.is_empty() {
         out.data.copy_from_slice(src);
         return out.into_tensor(out_shape);
     }

@@ -269,7 +269,13 @@ fn bias_add(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         )));
     }
     let dtype = ctx.same_dtype(0, 1)?;
-    let inner: usize = shape[channel + 1..].iter().product();
+    // With no elements the other dimensions may be huge: their product is
+    // only meaningful (and only free of overflow) for a non-empty value.
+    let inner: usize = if value.num_elements() == 0 {
+        0
+    } else {
+        shape[channel + 1..].iter().product()
+    };
     let out = crate::with_numeric_dtype!(dtype, T => {
         let (xs, bs) = (value.as_slice::<T>()?, bias.as_slice::<T>()?);
         let mut out = ctx.alloc_initialized::<T>(xs.len())?;
