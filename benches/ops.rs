@@ -74,6 +74,19 @@ fn per_op_overhead(c: &mut Criterion) {
     g.bench_function("AddV2 scalar: execute + free", |bch| {
         bch.iter(|| exec_free(&s, add, black_box(&[a, b]), &attrs))
     });
+    let v = put(&s, &[4], &[1., 2., 3., 4.]);
+    let axis = s
+        .insert(Tensor::scalar(s.account(), 0i32).unwrap())
+        .unwrap();
+    let sum = Registry::global().lookup("Sum").unwrap();
+    g.bench_function("Sum of 4 floats: execute + free", |bch| {
+        bch.iter(|| exec_free(&s, sum, black_box(&[v, axis]), &attrs))
+    });
+    let m = put(&s, &[4, 4], &[0.5; 16]);
+    let mm = Registry::global().lookup("MatMul").unwrap();
+    g.bench_function("MatMul 4x4 f32: execute + free", |bch| {
+        bch.iter(|| exec_free(&s, mm, black_box(&[m, m]), &attrs))
+    });
     g.finish();
 }
 
@@ -202,8 +215,34 @@ fn transpose_4096(c: &mut Criterion) {
     g.finish();
 }
 
+fn sum_sizes(c: &mut Criterion) {
+    let s = session();
+    let axis = s
+        .insert(Tensor::scalar(s.account(), 0i32).unwrap())
+        .unwrap();
+    let sum = Registry::global().lookup("Sum").unwrap();
+    let attrs = Attrs::new();
+    let mut g = c.benchmark_group("sum_sizes");
+    g.sample_size(30)
+        .measurement_time(Duration::from_secs(1))
+        .warm_up_time(Duration::from_millis(300));
+    for n in [1usize << 16, 1 << 17, 1 << 18, 1 << 19, 1 << 20, 1 << 21] {
+        let xv: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+        let x = put(&s, &[n], &xv);
+        g.throughput(Throughput::BytesDecimal(4 * n as u64));
+        g.bench_function(format!("Sum {n}"), |bch| {
+            bch.iter(|| exec_free(&s, sum, &[x, axis], &attrs))
+        });
+        g.bench_function(format!("read 1 thread {n}"), |bch| {
+            bch.iter(|| read_lanes(black_box(&xv)))
+        });
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
+    sum_sizes,
     per_op_overhead,
     add_16m,
     sum_16m,

@@ -719,7 +719,7 @@ fn bias_add() {
         vec![101, 202]
     );
     // Large, threaded, both layouts.
-    let (n, c) = (1 << 12, 96);
+    let (n, c) = (1 << 14, 96);
     let big: Vec<f64> = data(n * c, 8);
     let bias: Vec<f64> = (0..c).map(|j| j as f64).collect();
     let hb = put(&s, &[n, c], &big);
@@ -730,9 +730,9 @@ fn bias_add() {
             .enumerate()
             .all(|(i, &v)| v == big[i] + bias[i % c])
     );
-    let hb4 = put(&s, &[4, c, 32, 32], &data(4 * c * 1024, 9));
+    let hb4 = put(&s, &[12, c, 32, 32], &data(12 * c * 1024, 9));
     let got = run1::<f64>(&s, "BiasAdd", &[hb4, hbias], &nchw).1;
-    let src = data(4 * c * 1024, 9);
+    let src = data(12 * c * 1024, 9);
     assert!(
         got.iter()
             .enumerate()

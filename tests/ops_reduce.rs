@@ -494,7 +494,7 @@ fn every_axis_subset_matches_a_reference() {
 fn large_reductions_use_threads_and_agree() {
     let s = session();
     // Large enough for the threaded paths of every layout.
-    let (r, c) = (1 << 11, 1 << 9);
+    let (r, c) = (1 << 12, 1 << 9);
     let data: Vec<f32> = (0..r * c).map(|i| (i % 7) as f32).collect();
     let x = put(&s, &[r, c], &data);
     let ax0 = put(&s, &[], &[0i32]);
@@ -591,7 +591,7 @@ fn large_column_reductions_every_split() {
     let s = session();
     // Many outer blocks (split by block), a row wider than a thread's partial
     // row (split by columns), and one block of moderate rows (row bands).
-    for shape in [&[8usize, 256, 130][..], &[3, 100_000], &[600, 1000]] {
+    for shape in [&[8usize, 1024, 130][..], &[3, 400_000], &[1200, 1000]] {
         let n: usize = shape.iter().product();
         let data: Vec<f64> = (0..n).map(|i| ((i * 31 + 7) % 19) as f64).collect();
         let x = put(&s, shape, &data);

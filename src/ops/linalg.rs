@@ -342,8 +342,9 @@ fn batched<T: MatElem>(
     };
     if macs >= PAR_MIN_MACS && threads() > 1 {
         one(0, &mut out.data, true);
-    } else if matrices > 1 && worth_threads(macs.saturating_mul(matrices)) {
-        // Many small products: whole matrices to each thread.
+    } else if matrices > 1 && worth_threads(macs.saturating_add(256).saturating_mul(matrices)) {
+        // Many small products (each with a fixed cost of a few hundred
+        // element visits): whole matrices to each thread.
         par_chunks(&mut out.data, osz, threads(), |s, d| one(s, d, false));
     } else {
         one(0, &mut out.data, false);
@@ -434,7 +435,12 @@ fn transpose_typed<T: Element>(
         return out.into_tensor(out_shape);
     }
     let inner0: usize = dims[1..].iter().product();
-    let parts = if worth_threads(n) { threads() } else { 1 };
+    // Strided reads cost a few streaming visits each.
+    let parts = if worth_threads(n.saturating_mul(4)) {
+        threads()
+    } else {
+        1
+    };
     par_chunks(&mut out.data, inner0, parts, |start, chunk| {
         let mut d = dims.clone();
         d[0] = chunk.len() / inner0;

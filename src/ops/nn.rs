@@ -70,6 +70,10 @@ pub(super) fn register(r: &mut Registry) {
     );
 }
 
+/// An `exp` costs about as much as streaming 16 elements: the weight of
+/// softmax-style work when deciding on threads.
+const EXP_COST: usize = 16;
+
 /// Floating-point elements.
 trait Float:
     Num + std::ops::Sub<Output = Self> + std::ops::Div<Output = Self> + std::ops::Neg<Output = Self>
@@ -218,7 +222,7 @@ fn softmax_typed<T: Float>(ctx: &OpContext<'_>, x: &Tensor, log: bool) -> Result
     let c = x.shape().last().copied().unwrap_or(1);
     let mut out = ctx.alloc_initialized::<T>(xs.len())?;
     if c > 0 {
-        let parts = if worth_threads(xs.len()) {
+        let parts = if worth_threads(xs.len().saturating_mul(EXP_COST)) {
             threads()
         } else {
             1
@@ -316,7 +320,7 @@ fn par_rows2<T: Float>(
     f: impl Fn(usize, &mut [T], &mut [T]) + Sync,
 ) {
     let rows = loss.len();
-    let parts = if worth_threads(backprop.len()) {
+    let parts = if worth_threads(backprop.len().saturating_mul(EXP_COST)) {
         threads()
     } else {
         1
@@ -326,11 +330,11 @@ fn par_rows2<T: Float>(
         f(0, loss, backprop);
         return;
     }
-    std::thread::scope(|s| {
+    rayon::scope(|s| {
         let bands = loss.chunks_mut(per).zip(backprop.chunks_mut(per * c));
         for (i, (l, b)) in bands.enumerate() {
             let f = &f;
-            s.spawn(move || f(i * per, l, b));
+            s.spawn(move |_| f(i * per, l, b));
         }
     });
 }

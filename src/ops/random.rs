@@ -292,8 +292,9 @@ fn fill<T: crate::dtype::Element, S: Sampler<T>>(
     let n = num_elements(&shape)?;
     let mut out = ctx.alloc_initialized::<T>(n)?;
     let per = S::PER_BLOCK;
-    // Sampling costs far more than a copy: threads pay off sooner.
-    let parts = if worth_threads(n.saturating_mul(16)) {
+    // A Philox block plus a conversion (or a logarithm and a sine for the
+    // normals) costs tens of streaming element visits.
+    let parts = if worth_threads(n.saturating_mul(32)) {
         threads()
     } else {
         1
