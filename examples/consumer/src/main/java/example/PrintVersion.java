@@ -1,17 +1,28 @@
 package example;
 
-import io.eagerflow.internal.Native;
+import io.eagerflow.EagerSession;
+import io.eagerflow.Operand;
+import io.eagerflow.op.Ops;
+import io.eagerflow.types.TFloat32;
 
 /**
- * Prints the version of the eagerflow native library that the jar carries.
- *
- * <p>There is no public session API yet, so this calls the internal {@code Native} class; it will
- * switch to {@code EagerSession} and {@code Ops} once they exist.
+ * A consumer of the published artifact: runs a few ops through the public API and prints the
+ * result and the session's counters.
  */
 public final class PrintVersion {
   private PrintVersion() {}
 
   public static void main(String[] args) {
-    System.out.println("eagerflow native library " + Native.version());
+    try (EagerSession session = EagerSession.create()) {
+      Ops tf = Ops.create(session);
+      Operand<TFloat32> x = tf.constant(new float[][] {{1f, 2f}, {3f, 4f}});
+      Operand<TFloat32> y = tf.math.add(tf.linalg.matMul(x, x), tf.constant(1f));
+      float[] values = y.asTensor().toArray();
+      System.out.println(
+          "eagerflow: x @ x + 1 = " + java.util.Arrays.toString(values) + ", " + session.stats());
+      if (values[0] != 8f || values[3] != 23f) {
+        throw new AssertionError("unexpected result " + java.util.Arrays.toString(values));
+      }
+    }
   }
 }
