@@ -26,16 +26,16 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>{@code add} leaves its output to the strategy. Under {@code IN_BACKGROUND} and {@code
  * ON_SAFE_POINTS} that is the tracked cost (a phantom reference per op, freed once the GC finds
- * it); under {@code ON_SESSION_CLOSE} nothing is freed until the session closes, so that session is
- * replaced every iteration and iterations are short. {@code addAndRelease} frees each output at
- * once with {@link EagerSession#release}.
+ * it); under {@code ON_SESSION_CLOSE} nothing is freed until the session closes, so every iteration
+ * gets a new session. {@code addAndRelease} frees each output at once with {@link
+ * EagerSession#release}. {@link ScalarAddFloorBenchmark} measures the native calls alone.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-@Warmup(iterations = 3, time = 300, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 5, time = 300, timeUnit = TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 8, time = 1)
 public class ScalarAddBenchmark {
   @Param({"IN_BACKGROUND", "ON_SAFE_POINTS", "ON_SESSION_CLOSE"})
   public ResourceCleanupStrategy strategy;
