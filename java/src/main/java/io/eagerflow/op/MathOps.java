@@ -111,11 +111,13 @@ public final class MathOps {
 
   /**
    * Element-wise {@code x / y} [{@code RealDiv}]; {@code x} and {@code y} have the same dtype and
-   * broadcast.
+   * broadcast. Integers divide truncating toward zero ({@code -7 / 2} is {@code -3}), as
+   * TensorFlow's {@code Div} does.
    *
    * @param x the left operand
    * @param y the right operand
    * @return the result, of the broadcast shape
+   * @throws IllegalArgumentException for an integer division by zero
    */
   public <T extends TType> Operand<T> div(Operand<T> x, Operand<T> y) {
     return binary(REAL_DIV, x, y);

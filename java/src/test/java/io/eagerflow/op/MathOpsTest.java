@@ -2,6 +2,8 @@ package io.eagerflow.op;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eagerflow.DataType;
 import io.eagerflow.Operand;
@@ -46,6 +48,15 @@ class MathOpsTest extends OpsTestBase {
         tf.math.sub(tf.constant(new long[] {1L << 40}), tf.constant(new long[] {1})),
         dims(1),
         (1L << 40) - 1);
+  }
+
+  @Test
+  void integerDivisionTruncatesAndRejectsZero() {
+    assertInts(tf.math.div(i(7, -7, 6), i(2, 2, -4)), dims(3), 3, -3, -1);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> tf.math.div(i(1, 2), i(1, 0)));
+    assertTrue(e.getMessage().contains("RealDiv"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> tf.math.floorMod(i(1), i(0)));
   }
 
   @Test
