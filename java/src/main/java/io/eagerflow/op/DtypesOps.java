@@ -1,8 +1,6 @@
 package io.eagerflow.op;
 
-import io.eagerflow.DataType;
 import io.eagerflow.Operand;
-import io.eagerflow.OperationBuilder;
 import io.eagerflow.types.TType;
 import java.util.Objects;
 
@@ -35,10 +33,6 @@ public final class DtypesOps {
       Operand<? extends TType> x, Class<U> type, Cast.Options... options) {
     Objects.requireNonNull(x, "x");
     Objects.requireNonNull(type, "type");
-    OpOption.checkAll(options);
-    DataType d = Runner.dataTypeOf(type);
-    OperationBuilder b = runner.builder(CAST, x).setAttr("DstT", d);
-    OpOption.applyAll(b, options);
-    return b.build().output(0);
+    return runner.runTyped(CAST, "DstT", type, options, x);
   }
 }

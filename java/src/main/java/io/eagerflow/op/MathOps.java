@@ -1,6 +1,5 @@
 package io.eagerflow.op;
 
-import io.eagerflow.DataType;
 import io.eagerflow.Operand;
 import io.eagerflow.Output;
 import io.eagerflow.types.TBool;
@@ -576,8 +575,7 @@ public final class MathOps {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(axis, "axis");
     Objects.requireNonNull(outputType, "outputType");
-    DataType d = Runner.dataTypeOf(outputType);
-    return runner.builder(ARG_MAX, input, axis).setAttr("output_type", d).build().output(0);
+    return runner.runTyped(ARG_MAX, "output_type", outputType, OpOption.NONE, input, axis);
   }
 
   /**
@@ -608,8 +606,7 @@ public final class MathOps {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(axis, "axis");
     Objects.requireNonNull(outputType, "outputType");
-    DataType d = Runner.dataTypeOf(outputType);
-    return runner.builder(ARG_MIN, input, axis).setAttr("output_type", d).build().output(0);
+    return runner.runTyped(ARG_MIN, "output_type", outputType, OpOption.NONE, input, axis);
   }
 
   /**

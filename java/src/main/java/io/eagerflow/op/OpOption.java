@@ -8,6 +8,9 @@ import java.util.Objects;
  * ReduceSum} and the like carry. Immutable, so options may be shared between threads.
  */
 abstract class OpOption {
+  /** For ops whose options come only from typed arguments. */
+  static final OpOption[] NONE = {};
+
   private final String attr;
   private final Object value; // Boolean, Long, long[] or String
 

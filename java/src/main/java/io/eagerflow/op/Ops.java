@@ -6,6 +6,7 @@ import io.eagerflow.Operand;
 import io.eagerflow.OperationBuilder;
 import io.eagerflow.Output;
 import io.eagerflow.Shape;
+import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.types.TBool;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TFloat64;
@@ -682,7 +683,7 @@ public final class Ops {
   public <T extends TNumber> Operand<T> constant(Class<T> type, Number number) {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(number, "number");
-    DataType d = Runner.dataTypeOf(type);
+    DataType d = TensorTypes.dataTypeOf(type);
     if (d == DataType.BOOL) {
       throw new IllegalArgumentException("TBool is not a numeric type");
     }
@@ -796,7 +797,7 @@ public final class Ops {
       Operand<? extends TNumber> dims, Class<T> type, int value) {
     Objects.requireNonNull(dims, "dims");
     Objects.requireNonNull(type, "type");
-    Output<T> scalar = scalar(Runner.dataTypeOf(type), value);
+    Output<T> scalar = scalar(TensorTypes.dataTypeOf(type), value);
     try {
       return runner.run(FILL, dims, scalar);
     } finally {
@@ -1068,7 +1069,7 @@ public final class Ops {
   public <U extends TNumber> Operand<U> shape(Operand<? extends TType> input, Class<U> outType) {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(outType, "outType");
-    return withOutType(SHAPE, input, outType);
+    return runner.runTyped(SHAPE, "out_type", outType, OpOption.NONE, input);
   }
 
   /**
@@ -1093,13 +1094,7 @@ public final class Ops {
   public <U extends TNumber> Operand<U> size(Operand<? extends TType> input, Class<U> outType) {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(outType, "outType");
-    return withOutType(SIZE, input, outType);
-  }
-
-  private <U extends TNumber> Operand<U> withOutType(
-      OpType op, Operand<?> input, Class<U> outType) {
-    DataType d = Runner.dataTypeOf(outType);
-    return runner.builder(op, input).setAttr("out_type", d).build().output(0);
+    return runner.runTyped(SIZE, "out_type", outType, OpOption.NONE, input);
   }
 
   /**

@@ -1,8 +1,6 @@
 package io.eagerflow.op;
 
-import io.eagerflow.DataType;
 import io.eagerflow.Operand;
-import io.eagerflow.OperationBuilder;
 import io.eagerflow.types.TNumber;
 import java.util.Objects;
 
@@ -26,11 +24,7 @@ public final class RandomOps {
       OpType op, Operand<? extends TNumber> shape, Class<U> dtype, OpOption[] options) {
     Objects.requireNonNull(shape, "shape");
     Objects.requireNonNull(dtype, "dtype");
-    OpOption.checkAll(options);
-    DataType d = Runner.dataTypeOf(dtype);
-    OperationBuilder b = runner.builder(op, shape).setAttr("dtype", d);
-    OpOption.applyAll(b, options);
-    return b.build().output(0);
+    return runner.runTyped(op, "dtype", dtype, options, shape);
   }
 
   /**

@@ -50,6 +50,26 @@ final class Runner {
     return b.build().output(0);
   }
 
+  /**
+   * Runs {@code op} with its type attribute {@code attr} set to the dtype of tensor class {@code
+   * type}, and {@code options}: {@code Cast}'s {@code DstT}, a random op's {@code dtype}, {@code
+   * ArgMax}'s {@code output_type} and the like.
+   *
+   * @throws IllegalArgumentException if {@code type} is not a concrete tensor class
+   */
+  <T extends TType> Output<T> runTyped(
+      OpType op,
+      String attr,
+      Class<? extends TType> type,
+      OpOption[] options,
+      Operand<?>... inputs) {
+    OpOption.checkAll(options);
+    DataType d = TensorTypes.dataTypeOf(type);
+    OperationBuilder b = builder(op, inputs).setAttr(attr, d);
+    OpOption.applyAll(b, options);
+    return b.build().output(0);
+  }
+
   /** A reduction of {@code input} along {@code axis}: {@code Sum}, {@code Mean} and the like. */
   <T extends TType> Output<T> reduce(
       OpType op, Operand<T> input, Operand<?> axis, OpOption[] options) {
@@ -101,14 +121,5 @@ final class Runner {
       list.add(op.output(i));
     }
     return Collections.unmodifiableList(list);
-  }
-
-  /**
-   * The element type of tensor class {@code type}.
-   *
-   * @throws IllegalArgumentException if {@code type} is not a concrete tensor class
-   */
-  static DataType dataTypeOf(Class<? extends TType> type) {
-    return TensorTypes.dataTypeOf(type);
   }
 }
