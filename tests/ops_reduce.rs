@@ -612,3 +612,12 @@ fn large_column_reductions_every_split() {
         );
     }
 }
+
+#[test]
+fn more_axes_than_dimensions_is_an_error() {
+    let s = session();
+    let x = put(&s, &[2, 3], &[1f32; 6]);
+    let many = put(&s, &[3], &[0i32, 1, 0]);
+    let m = err(&s, "Sum", &[x, many], &Attrs::new());
+    assert!(m.contains("3 axes") && m.contains("[2, 3]"), "{m}");
+}

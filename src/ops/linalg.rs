@@ -364,8 +364,15 @@ fn transpose(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
             p.shape()
         )));
     }
-    let perm = int_values(ctx, 1)?;
     let rank = x.rank();
+    if p.num_elements() != rank {
+        return Err(Error::invalid(format!(
+            "'perm' has {} entries, but a permutation of the axes of input 'x' (shape {:?}) has {rank}",
+            p.num_elements(),
+            x.shape()
+        )));
+    }
+    let perm = int_values(ctx, 1)?;
     let mut seen = vec![false; rank];
     let valid = perm.len() == rank
         && perm.iter().all(|&a| {
