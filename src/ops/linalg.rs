@@ -364,8 +364,15 @@ fn transpose(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
             p.shape()
         )));
     }
-    let perm = int_values(ctx, 1)?;
     let rank = x.rank();
+    if p.num_elements() != rank {
+        return Err(Error::invalid(format!(
+            "'perm' has {} entries, but a permutation of the axes of input 'x' (shape {:?}) has {rank}",
+            p.num_elements(),
+            x.shape()
+        )));
+    }
+    let perm = int_values(ctx, 1)?;
     let mut seen = vec![false; rank];
     let valid = perm.len() == rank
         && perm.iter().all(|&a| {
@@ -453,9 +460,46 @@ fn transpose_typed<T: Element>(
 /// source and destination stay in L1.
 const TILE: usize = 32;
 
+/// Transposes one 8x8 block: eight contiguous source runs (stride `sl`
+/// apart) become eight contiguous destination runs (stride `dsq` apart).
+/// Fixed sizes let the compiler keep the block in registers with no bounds
+/// checks per element. `false` if a run is out of range (never, for valid
+/// strides).
+fn block8<T: Copy + Default>(
+    src: &[T],
+    s: usize,
+    sl: usize,
+    dst: &mut [T],
+    d: usize,
+    dsq: usize,
+) -> bool {
+    let mut blk = [[T::default(); 8]; 8];
+    for (j, b) in blk.iter_mut().enumerate() {
+        let Some(run) = src.get(s + j * sl..s + j * sl + 8) else {
+            return false;
+        };
+        b.copy_from_slice(run);
+    }
+    for i in 0..8 {
+        let Some(run) = dst.get_mut(d + i * dsq..d + i * dsq + 8) else {
+            return false;
+        };
+        for (o, b) in run.iter_mut().zip(&blk) {
+            *o = b[i];
+        }
+    }
+    true
+}
+
 /// Writes `dst`, row-major of `dims`, where element `(i0, i1, ..)` comes from
 /// `src[base + Σ i_a * strides[a]]`.
-fn copy_strided<T: Copy>(src: &[T], base: usize, dims: &[usize], strides: &[usize], dst: &mut [T]) {
+fn copy_strided<T: Copy + Default>(
+    src: &[T],
+    base: usize,
+    dims: &[usize],
+    strides: &[usize],
+    dst: &mut [T],
+) {
     let r = dims.len();
     let Some(last) = r.checked_sub(1) else { return };
     if strides[last] == 1 {
@@ -495,6 +539,17 @@ fn copy_strided<T: Copy>(src: &[T], base: usize, dims: &[usize], strides: &[usiz
         for i0 in (0..dq).step_by(TILE) {
             for j0 in (0..dl).step_by(TILE) {
                 let j1 = (j0 + TILE).min(dl);
+                if sq == 1 && i0 + TILE <= dq && j1 - j0 == TILE {
+                    let done = (0..TILE).step_by(8).all(|bi| {
+                        (0..TILE).step_by(8).all(|bj| {
+                            let (i, j) = (i0 + bi, j0 + bj);
+                            block8(src, s_off + i + j * sl, sl, dst, d_off + i * dsq + j, dsq)
+                        })
+                    });
+                    if done {
+                        continue;
+                    }
+                }
                 for i in i0..(i0 + TILE).min(dq) {
                     let s_row = s_off + i * sq;
                     let d_row = d_off + i * dsq;

@@ -457,23 +457,46 @@ fn sparse_softmax_xent(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
             l.shape()
         )));
     }
-    let labels = super::int_values(ctx, 1)?;
-    if let Some(bad) = labels.iter().find(|&&v| v < 0 || v as u64 >= c as u64) {
+    // Labels are read in place (no copy), as INT32 or INT64.
+    let labels = match l.dtype() {
+        DataType::Int32 => Labels::I32(l.as_slice::<i32>()?),
+        _ => Labels::I64(l.as_slice::<i64>()?),
+    };
+    if let Some(bad) = (0..b)
+        .map(|i| labels.get(i))
+        .find(|&v| v < 0 || v as u64 >= c as u64)
+    {
         return Err(Error::invalid(format!(
             "label value {bad} is outside the valid range [0, {c}) of 'features' with shape {:?}",
             f.shape()
         )));
     }
     match dtype {
-        DataType::Float => sparse_typed::<f32>(ctx, f, &labels, b, c),
-        _ => sparse_typed::<f64>(ctx, f, &labels, b, c),
+        DataType::Float => sparse_typed::<f32>(ctx, f, labels, b, c),
+        _ => sparse_typed::<f64>(ctx, f, labels, b, c),
+    }
+}
+
+/// Class indices as given.
+#[derive(Clone, Copy)]
+enum Labels<'a> {
+    I32(&'a [i32]),
+    I64(&'a [i64]),
+}
+
+impl Labels<'_> {
+    fn get(self, i: usize) -> i64 {
+        match self {
+            Labels::I32(v) => v.get(i).map_or(-1, |&x| i64::from(x)),
+            Labels::I64(v) => v.get(i).copied().unwrap_or(-1),
+        }
     }
 }
 
 fn sparse_typed<T: Float>(
     ctx: &OpContext<'_>,
     f: &Tensor,
-    labels: &[i64],
+    labels: Labels<'_>,
     b: usize,
     c: usize,
 ) -> Result<Vec<Tensor>> {
@@ -483,14 +506,10 @@ fn sparse_typed<T: Float>(
     par_rows2(&mut loss.data, &mut backprop.data, c, |first, loss, bp| {
         let rows = fs.chunks_exact(c.max(1)).skip(first);
         let bp_rows = bp.chunks_exact_mut(c.max(1));
-        for (((lo, bp), row), &label) in loss
-            .iter_mut()
-            .zip(bp_rows)
-            .zip(rows)
-            .zip(labels.iter().skip(first))
-        {
+        for (r, ((lo, bp), row)) in loss.iter_mut().zip(bp_rows).zip(rows).enumerate() {
             let (m, lse) = softmax_row(row, bp, false);
-            let j = label as usize;
+            // Checked to be in [0, c) before any work.
+            let j = labels.get(first + r) as usize;
             if let (Some(o), Some(&logit)) = (bp.get_mut(j), row.get(j)) {
                 *o = *o - T::ONE;
                 *lo = lse - (logit - m);

@@ -563,6 +563,14 @@ fn axis_mask(ctx: &OpContext<'_>, i: usize, shape: &[usize]) -> Result<Vec<bool>
         )));
     }
     let rank = shape.len();
+    if axis.num_elements() > rank.max(1) {
+        return Err(Error::invalid(format!(
+            "'{}' lists {} axes but input '{}' has shape {shape:?}: some axis is out of range or repeated",
+            ctx.arg_name(i),
+            axis.num_elements(),
+            ctx.arg_name(0)
+        )));
+    }
     let mut mask = vec![false; rank];
     for a in int_values(ctx, i)? {
         let d = normalize_axis(a, rank, "axis").map_err(|e| {
