@@ -4,16 +4,13 @@
 use jni::EnvUnowned;
 use jni::objects::{
     JBooleanArray, JByteArray, JClass, JDoubleArray, JFloatArray, JIntArray, JLongArray,
-    JObjectArray, JPrimitiveArray, JString, TypeArray,
+    JPrimitiveArray, JString, TypeArray,
 };
 use jni::sys::{jboolean, jint, jlong};
 
-use super::{
-    Failure, boundary, dims, long_array, session_from_raw, session_into_raw, session_ref,
-    string_array,
-};
+use super::{Failure, boundary, dims, long_array, session_from_raw, session_into_raw, session_ref};
 use crate::error::Error;
-use crate::ops::{Attrs, Registry};
+use crate::ops::{Attrs, Registry, interned};
 use crate::session::{FreeReason, Session, SessionOptions, SessionStats};
 use crate::tensor::{GlobalMemory, pool};
 
@@ -239,7 +236,6 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
     inputs: JLongArray<'l>,
     list_lens: JIntArray<'l>,
     attrs: JLongArray<'l>,
-    attr_strings: JObjectArray<'l, JString<'l>>,
 ) -> JLongArray<'l> {
     boundary(&mut env, "execute", |env| {
         // SAFETY: Java holds the session open for the duration of the call.
@@ -256,8 +252,9 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
             Some(v)
         };
         let encoded = long_array(env, &attrs)?;
-        let names = string_array(env, &attr_strings)?;
-        let attrs = Attrs::decode(&encoded, &names, |table, handle| {
+        let strings = interned::read();
+        let names = strings.as_ref().map_or(&[][..], |s| s.all());
+        let attrs = Attrs::decode(&encoded, names, |table, handle| {
             let owner = if table == 0 {
                 Session::standalone()
             } else {
@@ -269,6 +266,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
             let name = Registry::global().def(op as usize).map_or("op", |d| d.name);
             e.in_op(name)
         })?;
+        drop(strings);
         let outputs = session.execute(op as usize, &handles, lens.as_deref(), &attrs)?;
         let out = env.new_long_array(outputs.len())?;
         let mut outputs: Vec<i64> = outputs.into_iter().map(|h| h as i64).collect();
@@ -277,6 +275,21 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
         }
         out.set_region(env, 0, &outputs)?;
         Ok(out)
+    })
+}
+
+/// The id of an attribute name or string value (see `attrs::interned`).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_internString<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    s: JString<'l>,
+) -> jint {
+    boundary(&mut env, "internString", |env| {
+        if s.is_null() {
+            return Err(Failure::Core(Error::invalid("null attribute string")));
+        }
+        Ok(interned::id(&s.try_to_string(env)?)? as jint)
     })
 }
 

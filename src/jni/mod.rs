@@ -9,7 +9,7 @@ mod exports;
 use std::any::Any;
 
 use jni::errors::ErrorPolicy;
-use jni::objects::{JLongArray, JObjectArray, JString};
+use jni::objects::JLongArray;
 use jni::strings::JNIString;
 use jni::sys::jlong;
 use jni::{Env, EnvUnowned, jni_str};
@@ -169,20 +169,4 @@ fn dims(shape: &[i64]) -> Res<Vec<usize>> {
             })
         })
         .collect()
-}
-
-fn string_array(env: &mut Env<'_>, array: &JObjectArray<'_, JString<'_>>) -> Res<Vec<String>> {
-    if array.is_null() {
-        return Ok(Vec::new());
-    }
-    let n = array.len(env)?;
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n {
-        let s: JString<'_> = array.get_element(env, i)?;
-        if s.is_null() {
-            return Err(Failure::Core(Error::invalid("null string in attributes")));
-        }
-        out.push(s.try_to_string(env)?);
-    }
-    Ok(out)
 }

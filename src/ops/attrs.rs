@@ -151,6 +151,56 @@ impl Attrs {
     }
 }
 
+/// Attribute names and string values Java has seen, each given a small id once
+/// so that no string crosses JNI per op. Bounded: a program that makes
+/// strings without end gets an error instead of a leak.
+pub mod interned {
+    use crate::error::{Error, Result};
+    use std::collections::HashMap;
+    use std::sync::{Arc, RwLock, RwLockReadGuard};
+
+    const MAX: usize = 1 << 16;
+
+    #[derive(Default)]
+    pub struct Strings {
+        ids: HashMap<Arc<str>, u32>,
+        by_id: Vec<Arc<str>>,
+    }
+
+    impl Strings {
+        /// Every interned string, indexed by id.
+        pub fn all(&self) -> &[Arc<str>] {
+            &self.by_id
+        }
+    }
+
+    static STRINGS: RwLock<Option<Strings>> = RwLock::new(None);
+
+    /// The id of `s`, interning it on first sight.
+    pub fn id(s: &str) -> Result<u32> {
+        let mut guard = STRINGS.write().unwrap_or_else(|p| p.into_inner());
+        let strings = guard.get_or_insert_with(Strings::default);
+        if let Some(&id) = strings.ids.get(s) {
+            return Ok(id);
+        }
+        if strings.by_id.len() >= MAX {
+            return Err(Error::invalid(format!(
+                "more than {MAX} distinct attribute names and string values"
+            )));
+        }
+        let id = strings.by_id.len() as u32;
+        let s: Arc<str> = Arc::from(s);
+        strings.by_id.push(Arc::clone(&s));
+        strings.ids.insert(s, id);
+        Ok(id)
+    }
+
+    /// Reads the table; hold the guard only while decoding.
+    pub fn read() -> RwLockReadGuard<'static, Option<Strings>> {
+        STRINGS.read().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
 /// Attribute kinds in the flat encoding Java sends (`OperationBuilder`):
 /// records of `[name index, kind, count, payload...]`.
 pub mod kind {
@@ -163,7 +213,7 @@ pub mod kind {
     pub const TYPE: i64 = 6;
     /// count -1 is an unknown rank.
     pub const SHAPE: i64 = 7;
-    /// payload: index into the strings.
+    /// payload: an interned string id.
     pub const STRING: i64 = 8;
     /// payload: `[table, handle]`, table 0 = standalone, 1 = the op's session.
     pub const TENSOR: i64 = 9;
@@ -172,22 +222,23 @@ pub mod kind {
 impl Attrs {
     /// Decodes the flat encoding. `names` holds attribute names and string
     /// values; `tensor(table, handle)` resolves tensor-valued attributes.
-    pub fn decode(
+    pub fn decode<S: AsRef<str>>(
         encoded: &[i64],
-        names: &[String],
+        names: &[S],
         tensor: impl Fn(i64, u64) -> Result<Tensor>,
     ) -> Result<Attrs> {
         let bad = || Error::invalid("malformed attribute encoding");
-        let string = |i: i64| -> Result<&String> {
+        let string = |i: i64| -> Result<String> {
             usize::try_from(i)
                 .ok()
                 .and_then(|i| names.get(i))
+                .map(|s| s.as_ref().to_string())
                 .ok_or_else(bad)
         };
         let mut attrs = Attrs::new();
         let mut rest = encoded;
         while let [name, k, count, tail @ ..] = rest {
-            let name = string(*name)?.clone();
+            let name = string(*name)?;
             let n = if *k == kind::SHAPE && *count == -1 {
                 0
             } else {
@@ -208,7 +259,7 @@ impl Attrs {
                 kind::TYPE => AttrValue::Type(DataType::from_code(single()? as i32)?),
                 kind::SHAPE if *count == -1 => AttrValue::Shape(None),
                 kind::SHAPE => AttrValue::Shape(Some(payload.to_vec())),
-                kind::STRING => AttrValue::Str(string(single()?)?.clone()),
+                kind::STRING => AttrValue::Str(string(single()?)?),
                 kind::TENSOR => match payload {
                     [table, handle] => AttrValue::Tensor(tensor(*table, *handle as u64)?),
                     _ => return Err(bad()),

@@ -15,7 +15,7 @@ mod shape;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
 
-pub use attrs::{AttrValue, Attrs};
+pub use attrs::{AttrValue, Attrs, interned};
 
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};

@@ -15,7 +15,7 @@ import java.util.Objects;
 
 /**
  * Collects an op's inputs and attributes, then runs it in one native call. Attributes travel as
- * records {@code [name index, kind, count, payload...]} over a string table (see the Rust side's
+ * records {@code [name id, kind, count, payload...]}, strings as interned ids (see the Rust side's
  * {@code Attrs::decode}). Not thread-safe, like TensorFlow Java's builders.
  */
 final class EagerOperationBuilder implements OperationBuilder {
@@ -39,7 +39,6 @@ final class EagerOperationBuilder implements OperationBuilder {
   private int args;
   private long[] attrs;
   private int attrLength;
-  private List<String> strings;
   private List<TType> tensorAttrs;
   private boolean built;
 
@@ -117,12 +116,8 @@ final class EagerOperationBuilder implements OperationBuilder {
     }
   }
 
-  private int string(String s) {
-    if (strings == null) {
-      strings = new ArrayList<>(4);
-    }
-    strings.add(s);
-    return strings.size() - 1;
+  private static int string(String s) {
+    return OpInfo.stringId(s);
   }
 
   @Override
@@ -275,8 +270,7 @@ final class EagerOperationBuilder implements OperationBuilder {
             op.index(),
             in,
             listLens == null ? null : Arrays.copyOf(listLens, args),
-            attrs == null ? null : Arrays.copyOf(attrs, attrLength),
-            strings == null ? null : strings.toArray(new String[0]));
+            attrs == null ? null : Arrays.copyOf(attrs, attrLength));
     if (plain) {
       op.observedOutputs(out.length);
     }

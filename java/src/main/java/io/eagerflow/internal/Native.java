@@ -60,10 +60,14 @@ public final class Native {
 
   /**
    * Runs an op with input lists ({@code listLens[i]} is -1 for a single input) and attributes
-   * encoded as records {@code [name index, kind, count, payload...]} over {@code attrStrings}.
+   * encoded as records {@code [name id, kind, count, payload...]}, names and string values given
+   * by their {@link #internString} ids.
    */
   public static native long[] execute(
-      long session, int op, long[] inputs, int[] listLens, long[] attrs, String[] attrStrings);
+      long session, int op, long[] inputs, int[] listLens, long[] attrs);
+
+  /** The id of an attribute name or string value; the same string always gets the same id. */
+  public static native int internString(String s);
 
   /** {@code [dtype code, rank, dims...]}. */
   public static native long[] describe(long session, long handle);

@@ -32,6 +32,17 @@ public final class OpInfo {
     return info;
   }
 
+  private static final ConcurrentHashMap<String, Integer> STRING_IDS = new ConcurrentHashMap<>();
+
+  /** The native id of an attribute name or string value, asked for once per string. */
+  public static int stringId(String s) {
+    Integer id = STRING_IDS.get(s);
+    if (id == null) {
+      id = STRING_IDS.computeIfAbsent(s, Native::internString);
+    }
+    return id;
+  }
+
   public String type() {
     return type;
   }
