@@ -1,7 +1,8 @@
 //! NumPy broadcasting and the element-wise loops every family shares:
-//! same-shape and scalar fast paths, and two threads for large tensors.
+//! same-shape and scalar fast paths, and rayon's pool for large tensors.
 
 use ndarray::IxDyn;
+use rayon::prelude::*;
 
 use super::OpContext;
 use crate::dtype::Element;
@@ -48,7 +49,11 @@ pub fn broadcast_inputs(ctx: &OpContext<'_>, i: usize, j: usize) -> Result<Vec<u
     })
 }
 
-/// Fills `out` with `f(i)` for each index, on two threads when large.
+/// Elements per task when a large element-wise loop is split over rayon's
+/// pool: big enough to amortise the hand-off, small enough to balance.
+const CHUNK: usize = 1 << 16;
+
+/// Fills `out` with `f(i)` for each index, on several threads when large.
 pub fn fill_indexed<O: Element>(out: &mut [O], f: impl Fn(usize) -> O + Sync) {
     if out.len() < PARALLEL_MIN_ELEMENTS {
         for (i, o) in out.iter_mut().enumerate() {
@@ -56,19 +61,50 @@ pub fn fill_indexed<O: Element>(out: &mut [O], f: impl Fn(usize) -> O + Sync) {
         }
         return;
     }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    let chunk = out.len().div_ceil(threads);
-    std::thread::scope(|s| {
-        for (c, part) in out.chunks_mut(chunk).enumerate() {
-            let f = &f;
-            s.spawn(move || {
-                let base = c * chunk;
-                for (i, o) in part.iter_mut().enumerate() {
-                    *o = f(base + i);
-                }
-            });
+    out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, part)| {
+        let base = c * CHUNK;
+        for (i, o) in part.iter_mut().enumerate() {
+            *o = f(base + i);
         }
     });
+}
+
+/// `out[i] = f(xs[i])`. Zipped slices (no indexing) so the loop vectorises.
+pub fn map_into<A: Element, O: Element>(out: &mut [O], xs: &[A], f: impl Fn(A) -> O + Sync) {
+    let run = |o: &mut [O], a: &[A]| {
+        for (o, &a) in o.iter_mut().zip(a) {
+            *o = f(a);
+        }
+    };
+    if out.len() < PARALLEL_MIN_ELEMENTS {
+        run(out, xs);
+    } else {
+        out.par_chunks_mut(CHUNK)
+            .zip(xs.par_chunks(CHUNK))
+            .for_each(|(o, a)| run(o, a));
+    }
+}
+
+/// `out[i] = f(xs[i], ys[i])`. Zipped slices (no indexing) so the loop vectorises.
+pub fn zip_into<A: Element, B: Element, O: Element>(
+    out: &mut [O],
+    xs: &[A],
+    ys: &[B],
+    f: impl Fn(A, B) -> O + Sync,
+) {
+    let run = |o: &mut [O], a: &[A], b: &[B]| {
+        for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
+            *o = f(a, b);
+        }
+    };
+    if out.len() < PARALLEL_MIN_ELEMENTS {
+        run(out, xs, ys);
+    } else {
+        out.par_chunks_mut(CHUNK)
+            .zip(xs.par_chunks(CHUNK))
+            .zip(ys.par_chunks(CHUNK))
+            .for_each(|((o, a), b)| run(o, a, b));
+    }
 }
 
 /// Applies `f` to every element of `x`.
@@ -85,7 +121,7 @@ pub fn unary_map<A: Element, O: Element>(
         return out.into_tensor(x.shape().to_vec());
     }
     let mut out = ctx.alloc_initialized::<O>(n)?;
-    fill_indexed(&mut out.data, |i| f(xs[i]));
+    map_into(&mut out.data, xs, f);
     out.into_tensor(x.shape().to_vec())
 }
 
@@ -106,7 +142,7 @@ pub fn binary_map<A: Element, B: Element, O: Element>(
             return out.into_tensor(x.shape().to_vec());
         }
         let mut out = ctx.alloc_initialized::<O>(n)?;
-        fill_indexed(&mut out.data, |i| f(xs[i], ys[i]));
+        zip_into(&mut out.data, xs, ys, f);
         return out.into_tensor(x.shape().to_vec());
     }
     let shape = broadcast_shapes(x.shape(), y.shape()).ok_or_else(|| {
@@ -122,7 +158,7 @@ pub fn binary_map<A: Element, B: Element, O: Element>(
     {
         let b = *b;
         let mut out = ctx.alloc_initialized::<O>(n)?;
-        fill_indexed(&mut out.data, |i| f(xs[i], b));
+        map_into(&mut out.data, xs, |a| f(a, b));
         return out.into_tensor(shape);
     }
     if let [a] = xs
@@ -130,7 +166,7 @@ pub fn binary_map<A: Element, B: Element, O: Element>(
     {
         let a = *a;
         let mut out = ctx.alloc_initialized::<O>(n)?;
-        fill_indexed(&mut out.data, |i| f(a, ys[i]));
+        map_into(&mut out.data, ys, |b| f(a, b));
         return out.into_tensor(shape);
     }
     let (xv, yv) = (x.view::<A>()?, y.view::<B>()?);
