@@ -50,6 +50,45 @@ class LeakTrackingTest {
         () -> "logged: " + messages);
   }
 
+  @Test
+  void aForgottenSessionIsFreedByTheCleanerWithAWarning() {
+    List<String> messages = new CopyOnWriteArrayList<>();
+    Logger logger = Logger.getLogger("io.eagerflow");
+    Handler handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord r) {
+            messages.add(r.getMessage());
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    logger.addHandler(handler);
+    long threads = TestSupport.cleanupThreads();
+    try {
+      forgetASession();
+      // Its cleanup thread holds only the native half, so the session itself can be collected.
+      TestSupport.await(
+          "the cleaner to free the forgotten session",
+          java.time.Duration.ofSeconds(30),
+          System::gc,
+          () ->
+              messages.stream().anyMatch(m -> m.contains("without close()"))
+                  && TestSupport.cleanupThreads() == threads);
+    } finally {
+      logger.removeHandler(handler);
+    }
+  }
+
+  private static void forgetASession() {
+    EagerSession s = EagerSession.create();
+    TestSupport.add(s, constant(s, 1f, 2f), constant(s, 3f, 4f));
+  }
+
   private static void makeAnUnreleasedTensor(EagerSession s) {
     constant(s, 1f, 2f, 3f);
   }
