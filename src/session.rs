@@ -5,8 +5,10 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 
+use smallvec::SmallVec;
+
 use crate::error::{Error, Result};
-use crate::handles::HandleTable;
+use crate::handles::{HandleTable, REMOVE_KINDS};
 use crate::ops::{Attrs, Registry};
 use crate::tensor::{GlobalMemory, MemoryAccount, Tensor};
 
@@ -27,7 +29,17 @@ impl FreeReason {
             _ => Err(Error::invalid(format!("unknown free reason {code}"))),
         }
     }
+
+    /// The handle table's removal kind for this reason.
+    fn kind(self) -> usize {
+        match self {
+            FreeReason::Explicit => FREED_EXPLICITLY,
+            FreeReason::Cleanup => FREED_BY_CLEANUP,
+        }
+    }
 }
+
+const _: () = assert!(FREED_AT_CLOSE < REMOVE_KINDS);
 
 /// Settings fixed when a session is created.
 #[derive(Clone, Debug, Default)]
@@ -68,12 +80,18 @@ pub struct SessionStats {
     pub gc_requests: u64,
 }
 
+/// Removal kinds of the handle table's counters.
+const FREED_EXPLICITLY: usize = 0;
+const FREED_BY_CLEANUP: usize = 1;
+const FREED_AT_CLOSE: usize = 2;
+
+/// Handles of one op's outputs; ops with at most two need no heap allocation.
+pub type Outputs = SmallVec<[u64; 2]>;
+
+/// Tensor counts (created, freed per reason) live in the handle table, under
+/// the lock every insert and remove already takes.
 #[derive(Default)]
 struct Counters {
-    created: AtomicU64,
-    freed_explicitly: AtomicU64,
-    freed_by_cleanup: AtomicU64,
-    freed_at_close: AtomicU64,
     gc_requests: AtomicU64,
 }
 
@@ -164,7 +182,6 @@ impl Session {
     }
 
     fn created(&self, n: u64) {
-        self.counters.created.fetch_add(n, Ordering::Relaxed);
         GlobalMemory::get().tensors_added(n);
     }
 
@@ -206,31 +223,32 @@ impl Session {
         inputs: &[u64],
         list_lens: Option<&[i32]>,
         attrs: &Attrs,
-    ) -> Result<Vec<u64>> {
+    ) -> Result<Outputs> {
         let registry = Registry::global();
-        let mut tensors = Vec::with_capacity(inputs.len());
+        // Inline for up to four inputs: no heap allocation on the common path.
+        let mut tensors = SmallVec::<[Arc<Tensor>; 4]>::new();
         self.table.get_many(inputs, &mut tensors).map_err(|e| {
             let name = registry.def(op).map_or("op", |d| d.name);
             e.in_op(name)
         })?;
         let outputs = registry.run(op, &self.account, &tensors, list_lens, attrs)?;
         drop(tensors);
-        let handles = self.table.insert_all(outputs.into_iter().map(Arc::new))?;
+        let handles: Outputs = self.table.insert_all(outputs.into_iter().map(Arc::new))?;
         self.created(handles.len() as u64);
         Ok(handles)
     }
 
     /// Runs an op by type name; for tests and tools (Java calls by index).
-    pub fn execute_named(&self, op: &str, inputs: &[u64], attrs: &Attrs) -> Result<Vec<u64>> {
+    pub fn execute_named(&self, op: &str, inputs: &[u64], attrs: &Attrs) -> Result<Outputs> {
         self.execute(Registry::global().lookup(op)?, inputs, None, attrs)
     }
 
     /// Frees one tensor; `false` if it was already freed.
     pub fn free(&self, handle: u64, reason: FreeReason) -> bool {
-        let freed = self.table.remove(handle);
+        let freed = self.table.remove(handle, reason.kind());
         let found = freed.is_some();
         if found {
-            self.count_freed(1, reason);
+            GlobalMemory::get().tensors_removed(1);
         }
         drop(freed);
         found
@@ -238,29 +256,17 @@ impl Session {
 
     /// Frees a batch of tensors in one lock; returns how many were still live.
     pub fn free_many(&self, handles: &[u64], reason: FreeReason) -> usize {
-        let freed = self.table.remove_many(handles);
+        let freed = self.table.remove_many(handles, reason.kind());
         let n = freed.len();
-        self.count_freed(n as u64, reason);
+        GlobalMemory::get().tensors_removed(n as u64);
         drop(freed);
         n
     }
 
-    fn count_freed(&self, n: u64, reason: FreeReason) {
-        let c = match reason {
-            FreeReason::Explicit => &self.counters.freed_explicitly,
-            FreeReason::Cleanup => &self.counters.freed_by_cleanup,
-        };
-        c.fetch_add(n, Ordering::Relaxed);
-        GlobalMemory::get().tensors_removed(n);
-    }
-
     /// Frees every tensor still held, counting them as freed at close.
     pub fn free_all(&self) -> usize {
-        let all = self.table.drain();
+        let all = self.table.drain(FREED_AT_CLOSE);
         let n = all.len();
-        self.counters
-            .freed_at_close
-            .fetch_add(n as u64, Ordering::Relaxed);
         GlobalMemory::get().tensors_removed(n as u64);
         drop(all);
         n
@@ -272,23 +278,17 @@ impl Session {
     }
 
     pub fn stats(&self) -> SessionStats {
-        let c = &self.counters;
-        let freed_explicitly = c.freed_explicitly.load(Ordering::Relaxed);
-        let freed_by_cleanup = c.freed_by_cleanup.load(Ordering::Relaxed);
-        let freed_at_close = c.freed_at_close.load(Ordering::Relaxed);
-        let created = c.created.load(Ordering::Relaxed);
-        let freed = freed_explicitly + freed_by_cleanup + freed_at_close;
-        // Read `created` last so that it covers every free counted above.
-        let created = created.max(freed);
+        // One snapshot under the table's lock: consistent by construction.
+        let c = self.table.counts();
         SessionStats {
-            live_tensors: created - freed,
+            live_tensors: c.live,
             live_bytes: self.account.live_bytes(),
             peak_bytes: self.account.peak_bytes(),
-            created,
-            freed_explicitly,
-            freed_by_cleanup,
-            freed_at_close,
-            gc_requests: c.gc_requests.load(Ordering::Relaxed),
+            created: c.inserted,
+            freed_explicitly: c.removed[FREED_EXPLICITLY],
+            freed_by_cleanup: c.removed[FREED_BY_CLEANUP],
+            freed_at_close: c.removed[FREED_AT_CLOSE],
+            gc_requests: self.counters.gc_requests.load(Ordering::Relaxed),
         }
     }
 }
