@@ -3,14 +3,14 @@
 //! thread of its own.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, Mutex, Weak};
 
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
 use crate::handles::{HandleTable, REMOVE_KINDS};
 use crate::ops::{Attrs, Registry};
-use crate::tensor::{GlobalMemory, MemoryAccount, Tensor};
+use crate::tensor::{MemoryAccount, Tensor};
 
 /// Why a tensor is freed; each reason has its own counter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,18 +97,40 @@ struct Counters {
 
 /// Tensors addressed by handle, with exact accounting.
 pub struct Session {
-    table: HandleTable<Arc<Tensor>>,
+    table: Arc<Table>,
     account: Arc<MemoryAccount>,
     counters: Counters,
     pressure: Option<Pressure>,
+}
+
+type Table = HandleTable<Arc<Tensor>>;
+
+/// Every session's table, so the process-wide live tensor count is a sum read
+/// on demand rather than a shared counter every op and free would bump.
+static TABLES: Mutex<Vec<Weak<Table>>> = Mutex::new(Vec::new());
+
+/// Live tensors over all sessions (`NativeMemory`).
+pub(crate) fn live_tensors_everywhere() -> u64 {
+    let tables = TABLES.lock().unwrap_or_else(|p| p.into_inner());
+    tables
+        .iter()
+        .filter_map(Weak::upgrade)
+        .map(|t| t.counts().live)
+        .sum()
 }
 
 static STANDALONE: LazyLock<Session> = LazyLock::new(|| Session::new(SessionOptions::default()));
 
 impl Session {
     pub fn new(options: SessionOptions) -> Session {
+        let table = Arc::new(Table::new());
+        {
+            let mut tables = TABLES.lock().unwrap_or_else(|p| p.into_inner());
+            tables.retain(|t| t.strong_count() > 0);
+            tables.push(Arc::downgrade(&table));
+        }
         Session {
-            table: HandleTable::new(),
+            table,
             account: MemoryAccount::new(options.max_bytes),
             counters: Counters::default(),
             pressure: options.gc_signals.then(|| Pressure {
@@ -176,13 +198,7 @@ impl Session {
 
     /// Stores a tensor made by the caller (a constant) and counts it.
     pub fn insert(&self, tensor: Tensor) -> Result<u64> {
-        let h = self.table.insert(Arc::new(tensor))?;
-        self.created(1);
-        Ok(h)
-    }
-
-    fn created(&self, n: u64) {
-        GlobalMemory::get().tensors_added(n);
+        self.table.insert(Arc::new(tensor))
     }
 
     /// The tensor behind `handle`.
@@ -233,9 +249,7 @@ impl Session {
         })?;
         let outputs = registry.run(op, &self.account, &tensors, list_lens, attrs)?;
         drop(tensors);
-        let handles: Outputs = self.table.insert_all(outputs.into_iter().map(Arc::new))?;
-        self.created(handles.len() as u64);
-        Ok(handles)
+        self.table.insert_all(outputs.into_iter().map(Arc::new))
     }
 
     /// Runs an op by type name; for tests and tools (Java calls by index).
@@ -247,9 +261,6 @@ impl Session {
     pub fn free(&self, handle: u64, reason: FreeReason) -> bool {
         let freed = self.table.remove(handle, reason.kind());
         let found = freed.is_some();
-        if found {
-            GlobalMemory::get().tensors_removed(1);
-        }
         drop(freed);
         found
     }
@@ -258,7 +269,6 @@ impl Session {
     pub fn free_many(&self, handles: &[u64], reason: FreeReason) -> usize {
         let freed = self.table.remove_many(handles, reason.kind());
         let n = freed.len();
-        GlobalMemory::get().tensors_removed(n as u64);
         drop(freed);
         n
     }
@@ -267,7 +277,6 @@ impl Session {
     pub fn free_all(&self) -> usize {
         let all = self.table.drain(FREED_AT_CLOSE);
         let n = all.len();
-        GlobalMemory::get().tensors_removed(n as u64);
         drop(all);
         n
     }

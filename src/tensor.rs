@@ -65,13 +65,11 @@ impl Storage {
 pub struct GlobalMemory {
     live_bytes: AtomicU64,
     peak_bytes: AtomicU64,
-    live_tensors: AtomicU64,
 }
 
 static GLOBAL: GlobalMemory = GlobalMemory {
     live_bytes: AtomicU64::new(0),
     peak_bytes: AtomicU64::new(0),
-    live_tensors: AtomicU64::new(0),
 };
 
 impl GlobalMemory {
@@ -84,14 +82,10 @@ impl GlobalMemory {
     pub fn peak_bytes(&self) -> u64 {
         self.peak_bytes.load(Ordering::Relaxed)
     }
+    /// Tensors held by every session, summed over their handle tables on
+    /// demand (a rare read) instead of a shared counter bumped by every op.
     pub fn live_tensors(&self) -> u64 {
-        self.live_tensors.load(Ordering::Relaxed)
-    }
-    pub(crate) fn tensors_added(&self, n: u64) {
-        self.live_tensors.fetch_add(n, Ordering::Relaxed);
-    }
-    pub(crate) fn tensors_removed(&self, n: u64) {
-        self.live_tensors.fetch_sub(n, Ordering::Relaxed);
+        crate::session::live_tensors_everywhere()
     }
 }
 
