@@ -131,7 +131,8 @@ impl Session {
         }
         Session {
             table,
-            account: MemoryAccount::new(options.max_bytes),
+            // The allocation clock only serves GC signals.
+            account: MemoryAccount::with_clock(options.max_bytes, options.gc_signals),
             counters: Counters::default(),
             pressure: options.gc_signals.then(|| Pressure {
                 trigger: AtomicU64::new(options.gc_trigger_bytes.unwrap_or(MIN_GC_TRIGGER_BYTES)),
