@@ -27,8 +27,23 @@ struct Slot<T> {
 struct Slab<T> {
     slots: Vec<Slot<T>>,
     free: Vec<u32>,
-    live: usize,
+    counts: Counts,
 }
+
+/// How many values were ever inserted, and removed per kind (the caller's
+/// reasons, e.g. explicit / cleanup / close). Kept under the table's lock,
+/// which every insert and remove takes anyway, so counting costs no atomic
+/// operation of its own and a snapshot is always consistent:
+/// `inserted == removed.sum() + live`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub inserted: u64,
+    pub removed: [u64; REMOVE_KINDS],
+    pub live: u64,
+}
+
+/// Number of removal kinds [`Counts`] tells apart.
+pub const REMOVE_KINDS: usize = 3;
 
 /// A thread-safe table of values addressed by generation-checked handles.
 /// The lock is held only to move a value in or out, never while a value is
@@ -54,7 +69,7 @@ impl<T: Clone> HandleTable<T> {
             slab: Mutex::new(Slab {
                 slots: Vec::new(),
                 free: Vec::new(),
-                live: 0,
+                counts: Counts::default(),
             }),
         }
     }
@@ -106,22 +121,29 @@ impl<T: Clone> HandleTable<T> {
         let slot = &mut slab.slots[index as usize];
         slot.value = Some(value);
         let generation = slot.generation;
-        slab.live += 1;
+        slab.counts.inserted += 1;
+        slab.counts.live += 1;
         Ok(self.encode(index, generation))
     }
 
     /// Stores every value under one lock, all or none.
-    pub fn insert_all(&self, values: impl ExactSizeIterator<Item = T>) -> Result<Vec<u64>> {
-        let mut handles = Vec::with_capacity(values.len());
+    pub fn insert_all<H>(&self, values: impl ExactSizeIterator<Item = T>) -> Result<H>
+    where
+        H: Default + Extend<u64> + AsRef<[u64]>,
+    {
+        let mut handles = H::default();
         let mut slab = self.lock();
         for v in values {
             match self.insert_locked(&mut slab, v) {
-                Ok(h) => handles.push(h),
+                Ok(h) => handles.extend(std::iter::once(h)),
                 Err(e) => {
                     let taken: Vec<T> = handles
+                        .as_ref()
                         .iter()
                         .filter_map(|&h| self.take(&mut slab, h))
                         .collect();
+                    // Undone inserts were never handed out: not counted at all.
+                    slab.counts.inserted -= taken.len() as u64;
                     drop(slab);
                     drop(taken);
                     return Err(e);
@@ -147,18 +169,19 @@ impl<T: Clone> HandleTable<T> {
     }
 
     /// Clones of the values behind `handles`, taken under one lock.
-    pub fn get_many(&self, handles: &[u64], out: &mut Vec<T>) -> Result<()> {
-        let decoded: Vec<(usize, u32)> = handles
-            .iter()
-            .map(|&h| self.decode(h))
-            .collect::<Result<_>>()?;
+    pub fn get_many(&self, handles: &[u64], out: &mut impl Extend<T>) -> Result<()> {
+        // Foreign handles are refused before the lock is taken.
+        for &h in handles {
+            self.decode(h)?;
+        }
         let slab = self.lock();
-        for (&(index, generation), &handle) in decoded.iter().zip(handles) {
+        for &handle in handles {
+            let (index, generation) = self.decode(handle)?;
             match slab.slots.get(index) {
                 Some(Slot {
                     generation: g,
                     value: Some(v),
-                }) if *g == generation => out.push(v.clone()),
+                }) if *g == generation => out.extend(std::iter::once(v.clone())),
                 _ => {
                     return Err(Error::state(format!(
                         "tensor handle {handle:#x} has been released"
@@ -185,6 +208,7 @@ impl<T: Clone> HandleTable<T> {
         }
     }
 
+    /// Takes a value out without counting it as removed (the caller does).
     fn take(&self, slab: &mut Slab<T>, handle: u64) -> Option<T> {
         let (index, generation) = self.decode(handle).ok()?;
         let slot = slab.slots.get_mut(index)?;
@@ -196,31 +220,39 @@ impl<T: Clone> HandleTable<T> {
         if slot.generation < GEN_MAX {
             slab.free.push(index as u32);
         }
-        slab.live -= 1;
+        slab.counts.live -= 1;
         value
     }
 
-    /// Takes the value out; `None` if the handle was already removed or is foreign.
-    /// The caller drops the value, outside the lock.
-    pub fn remove(&self, handle: u64) -> Option<T> {
+    /// Takes the value out, counted as removed for reason `kind`
+    /// (`< REMOVE_KINDS`); `None` if the handle was already removed or is
+    /// foreign. The caller drops the value, outside the lock.
+    pub fn remove(&self, handle: u64, kind: usize) -> Option<T> {
         let mut slab = self.lock();
-        self.take(&mut slab, handle)
+        let v = self.take(&mut slab, handle);
+        if v.is_some() {
+            slab.counts.removed[kind] += 1;
+        }
+        v
     }
 
-    /// Takes out every value still present, under one lock.
-    pub fn remove_many(&self, handles: &[u64]) -> Vec<T> {
+    /// Takes out every value still present, under one lock, counted as
+    /// removed for reason `kind`.
+    pub fn remove_many(&self, handles: &[u64], kind: usize) -> Vec<T> {
         let mut slab = self.lock();
-        handles
+        let out: Vec<T> = handles
             .iter()
             .filter_map(|&h| self.take(&mut slab, h))
-            .collect()
+            .collect();
+        slab.counts.removed[kind] += out.len() as u64;
+        out
     }
 
-    /// Takes out every value.
-    pub fn drain(&self) -> Vec<T> {
+    /// Takes out every value, counted as removed for reason `kind`.
+    pub fn drain(&self, kind: usize) -> Vec<T> {
         let mut slab = self.lock();
         let slab = &mut *slab;
-        let mut out = Vec::with_capacity(slab.live);
+        let mut out = Vec::with_capacity(slab.counts.live as usize);
         for (i, slot) in slab.slots.iter_mut().enumerate() {
             if let Some(v) = slot.value.take() {
                 out.push(v);
@@ -230,12 +262,18 @@ impl<T: Clone> HandleTable<T> {
                 }
             }
         }
-        slab.live = 0;
+        slab.counts.removed[kind] += out.len() as u64;
+        slab.counts.live = 0;
         out
     }
 
+    /// A consistent snapshot of the counters.
+    pub fn counts(&self) -> Counts {
+        self.lock().counts
+    }
+
     pub fn len(&self) -> usize {
-        self.lock().live
+        self.lock().counts.live as usize
     }
 
     pub fn is_empty(&self) -> bool {
@@ -255,14 +293,16 @@ mod tests {
         assert!(h > 0 && (h as i64) > 0);
         assert_eq!(t.get(h)?, 7);
         assert!(other.get(h).is_err());
-        assert_eq!(t.remove(h), Some(7));
+        assert_eq!(t.remove(h, 0), Some(7));
         assert!(t.get(h).is_err());
-        assert_eq!(t.remove(h), None);
+        assert_eq!(t.remove(h, 0), None);
         let h2 = t.insert(8)?;
         assert_ne!(h, h2, "a reused slot has a new generation");
         assert!(t.get(h).is_err());
         assert_eq!(t.len(), 1);
-        assert_eq!(t.drain(), vec![8]);
+        assert_eq!(t.drain(2), vec![8]);
+        let c = t.counts();
+        assert_eq!((c.inserted, c.removed, c.live), (2, [1, 0, 1], 0));
         assert!(t.is_empty());
         Ok(())
     }
@@ -272,7 +312,7 @@ mod tests {
         let t = HandleTable::<u32>::new();
         t.insert(1)?;
         t.lock().slots[0].generation = GEN_MAX - 1;
-        assert_eq!(t.remove(t.encode(0, GEN_MAX - 1)), Some(1));
+        assert_eq!(t.remove(t.encode(0, GEN_MAX - 1), 0), Some(1));
         // slot 0 reached GEN_MAX and is retired: the next insert gets a new slot
         let h2 = t.insert(3)?;
         assert_eq!(h2 & 0xffff_ffff, 1);

@@ -14,7 +14,7 @@ mod jni;
 pub use dtype::{DataType, Element};
 pub use error::{Error, Result};
 pub use ops::{AttrValue, Attrs, Registry};
-pub use session::{FreeReason, Session, SessionOptions, SessionStats};
+pub use session::{FreeReason, Outputs, Session, SessionOptions, SessionStats};
 pub use tensor::{MemoryAccount, Tensor};
 
 /// The library's version, as Java reports it.

@@ -3,12 +3,14 @@
 //! thread of its own.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, Mutex, Weak};
+
+use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::handles::HandleTable;
+use crate::handles::{HandleTable, REMOVE_KINDS};
 use crate::ops::{Attrs, Registry};
-use crate::tensor::{GlobalMemory, MemoryAccount, Tensor};
+use crate::tensor::{MemoryAccount, Tensor};
 
 /// Why a tensor is freed; each reason has its own counter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +29,17 @@ impl FreeReason {
             _ => Err(Error::invalid(format!("unknown free reason {code}"))),
         }
     }
+
+    /// The handle table's removal kind for this reason.
+    fn kind(self) -> usize {
+        match self {
+            FreeReason::Explicit => FREED_EXPLICITLY,
+            FreeReason::Cleanup => FREED_BY_CLEANUP,
+        }
+    }
 }
+
+const _: () = assert!(FREED_AT_CLOSE < REMOVE_KINDS);
 
 /// Settings fixed when a session is created.
 #[derive(Clone, Debug, Default)]
@@ -68,30 +80,59 @@ pub struct SessionStats {
     pub gc_requests: u64,
 }
 
+/// Removal kinds of the handle table's counters.
+const FREED_EXPLICITLY: usize = 0;
+const FREED_BY_CLEANUP: usize = 1;
+const FREED_AT_CLOSE: usize = 2;
+
+/// Handles of one op's outputs; ops with at most two need no heap allocation.
+pub type Outputs = SmallVec<[u64; 2]>;
+
+/// Tensor counts (created, freed per reason) live in the handle table, under
+/// the lock every insert and remove already takes.
 #[derive(Default)]
 struct Counters {
-    created: AtomicU64,
-    freed_explicitly: AtomicU64,
-    freed_by_cleanup: AtomicU64,
-    freed_at_close: AtomicU64,
     gc_requests: AtomicU64,
 }
 
 /// Tensors addressed by handle, with exact accounting.
 pub struct Session {
-    table: HandleTable<Arc<Tensor>>,
+    table: Arc<Table>,
     account: Arc<MemoryAccount>,
     counters: Counters,
     pressure: Option<Pressure>,
+}
+
+type Table = HandleTable<Arc<Tensor>>;
+
+/// Every session's table, so the process-wide live tensor count is a sum read
+/// on demand rather than a shared counter every op and free would bump.
+static TABLES: Mutex<Vec<Weak<Table>>> = Mutex::new(Vec::new());
+
+/// Live tensors over all sessions (`NativeMemory`).
+pub(crate) fn live_tensors_everywhere() -> u64 {
+    let tables = TABLES.lock().unwrap_or_else(|p| p.into_inner());
+    tables
+        .iter()
+        .filter_map(Weak::upgrade)
+        .map(|t| t.counts().live)
+        .sum()
 }
 
 static STANDALONE: LazyLock<Session> = LazyLock::new(|| Session::new(SessionOptions::default()));
 
 impl Session {
     pub fn new(options: SessionOptions) -> Session {
+        let table = Arc::new(Table::new());
+        {
+            let mut tables = TABLES.lock().unwrap_or_else(|p| p.into_inner());
+            tables.retain(|t| t.strong_count() > 0);
+            tables.push(Arc::downgrade(&table));
+        }
         Session {
-            table: HandleTable::new(),
-            account: MemoryAccount::new(options.max_bytes),
+            table,
+            // The allocation clock only serves GC signals.
+            account: MemoryAccount::with_clock(options.max_bytes, options.gc_signals),
             counters: Counters::default(),
             pressure: options.gc_signals.then(|| Pressure {
                 trigger: AtomicU64::new(options.gc_trigger_bytes.unwrap_or(MIN_GC_TRIGGER_BYTES)),
@@ -158,14 +199,7 @@ impl Session {
 
     /// Stores a tensor made by the caller (a constant) and counts it.
     pub fn insert(&self, tensor: Tensor) -> Result<u64> {
-        let h = self.table.insert(Arc::new(tensor))?;
-        self.created(1);
-        Ok(h)
-    }
-
-    fn created(&self, n: u64) {
-        self.counters.created.fetch_add(n, Ordering::Relaxed);
-        GlobalMemory::get().tensors_added(n);
+        self.table.insert(Arc::new(tensor))
     }
 
     /// The tensor behind `handle`.
@@ -206,62 +240,44 @@ impl Session {
         inputs: &[u64],
         list_lens: Option<&[i32]>,
         attrs: &Attrs,
-    ) -> Result<Vec<u64>> {
+    ) -> Result<Outputs> {
         let registry = Registry::global();
-        let mut tensors = Vec::with_capacity(inputs.len());
+        // Inline for up to four inputs: no heap allocation on the common path.
+        let mut tensors = SmallVec::<[Arc<Tensor>; 4]>::new();
         self.table.get_many(inputs, &mut tensors).map_err(|e| {
             let name = registry.def(op).map_or("op", |d| d.name);
             e.in_op(name)
         })?;
         let outputs = registry.run(op, &self.account, &tensors, list_lens, attrs)?;
         drop(tensors);
-        let handles = self.table.insert_all(outputs.into_iter().map(Arc::new))?;
-        self.created(handles.len() as u64);
-        Ok(handles)
+        self.table.insert_all(outputs.into_iter().map(Arc::new))
     }
 
     /// Runs an op by type name; for tests and tools (Java calls by index).
-    pub fn execute_named(&self, op: &str, inputs: &[u64], attrs: &Attrs) -> Result<Vec<u64>> {
+    pub fn execute_named(&self, op: &str, inputs: &[u64], attrs: &Attrs) -> Result<Outputs> {
         self.execute(Registry::global().lookup(op)?, inputs, None, attrs)
     }
 
     /// Frees one tensor; `false` if it was already freed.
     pub fn free(&self, handle: u64, reason: FreeReason) -> bool {
-        let freed = self.table.remove(handle);
+        let freed = self.table.remove(handle, reason.kind());
         let found = freed.is_some();
-        if found {
-            self.count_freed(1, reason);
-        }
         drop(freed);
         found
     }
 
     /// Frees a batch of tensors in one lock; returns how many were still live.
     pub fn free_many(&self, handles: &[u64], reason: FreeReason) -> usize {
-        let freed = self.table.remove_many(handles);
+        let freed = self.table.remove_many(handles, reason.kind());
         let n = freed.len();
-        self.count_freed(n as u64, reason);
         drop(freed);
         n
     }
 
-    fn count_freed(&self, n: u64, reason: FreeReason) {
-        let c = match reason {
-            FreeReason::Explicit => &self.counters.freed_explicitly,
-            FreeReason::Cleanup => &self.counters.freed_by_cleanup,
-        };
-        c.fetch_add(n, Ordering::Relaxed);
-        GlobalMemory::get().tensors_removed(n);
-    }
-
     /// Frees every tensor still held, counting them as freed at close.
     pub fn free_all(&self) -> usize {
-        let all = self.table.drain();
+        let all = self.table.drain(FREED_AT_CLOSE);
         let n = all.len();
-        self.counters
-            .freed_at_close
-            .fetch_add(n as u64, Ordering::Relaxed);
-        GlobalMemory::get().tensors_removed(n as u64);
         drop(all);
         n
     }
@@ -272,23 +288,17 @@ impl Session {
     }
 
     pub fn stats(&self) -> SessionStats {
-        let c = &self.counters;
-        let freed_explicitly = c.freed_explicitly.load(Ordering::Relaxed);
-        let freed_by_cleanup = c.freed_by_cleanup.load(Ordering::Relaxed);
-        let freed_at_close = c.freed_at_close.load(Ordering::Relaxed);
-        let created = c.created.load(Ordering::Relaxed);
-        let freed = freed_explicitly + freed_by_cleanup + freed_at_close;
-        // Read `created` last so that it covers every free counted above.
-        let created = created.max(freed);
+        // One snapshot under the table's lock: consistent by construction.
+        let c = self.table.counts();
         SessionStats {
-            live_tensors: created - freed,
+            live_tensors: c.live,
             live_bytes: self.account.live_bytes(),
             peak_bytes: self.account.peak_bytes(),
-            created,
-            freed_explicitly,
-            freed_by_cleanup,
-            freed_at_close,
-            gc_requests: c.gc_requests.load(Ordering::Relaxed),
+            created: c.inserted,
+            freed_explicitly: c.removed[FREED_EXPLICITLY],
+            freed_by_cleanup: c.removed[FREED_BY_CLEANUP],
+            freed_at_close: c.removed[FREED_AT_CLOSE],
+            gc_requests: self.counters.gc_requests.load(Ordering::Relaxed),
         }
     }
 }

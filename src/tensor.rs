@@ -65,13 +65,11 @@ impl Storage {
 pub struct GlobalMemory {
     live_bytes: AtomicU64,
     peak_bytes: AtomicU64,
-    live_tensors: AtomicU64,
 }
 
 static GLOBAL: GlobalMemory = GlobalMemory {
     live_bytes: AtomicU64::new(0),
     peak_bytes: AtomicU64::new(0),
-    live_tensors: AtomicU64::new(0),
 };
 
 impl GlobalMemory {
@@ -84,14 +82,10 @@ impl GlobalMemory {
     pub fn peak_bytes(&self) -> u64 {
         self.peak_bytes.load(Ordering::Relaxed)
     }
+    /// Tensors held by every session, summed over their handle tables on
+    /// demand (a rare read) instead of a shared counter bumped by every op.
     pub fn live_tensors(&self) -> u64 {
-        self.live_tensors.load(Ordering::Relaxed)
-    }
-    pub(crate) fn tensors_added(&self, n: u64) {
-        self.live_tensors.fetch_add(n, Ordering::Relaxed);
-    }
-    pub(crate) fn tensors_removed(&self, n: u64) {
-        self.live_tensors.fetch_sub(n, Ordering::Relaxed);
+        crate::session::live_tensors_everywhere()
     }
 }
 
@@ -101,7 +95,10 @@ pub struct MemoryAccount {
     live_bytes: AtomicU64,
     peak_bytes: AtomicU64,
     /// Every byte ever allocated: the clock that rate-limits GC requests.
+    /// Kept only when `clocked` (the owner signals memory pressure), which
+    /// spares every other op an atomic read-modify-write.
     allocated_bytes: AtomicU64,
+    clocked: bool,
     limit: Option<u64>,
 }
 
@@ -117,10 +114,17 @@ impl fmt::Debug for MemoryAccount {
 
 impl MemoryAccount {
     pub fn new(limit: Option<u64>) -> Arc<MemoryAccount> {
+        Self::with_clock(limit, true)
+    }
+
+    /// An account that keeps [`allocated_bytes`](Self::allocated_bytes) only
+    /// if `clocked` (otherwise it stays 0).
+    pub fn with_clock(limit: Option<u64>, clocked: bool) -> Arc<MemoryAccount> {
         Arc::new(MemoryAccount {
             live_bytes: AtomicU64::new(0),
             peak_bytes: AtomicU64::new(0),
             allocated_bytes: AtomicU64::new(0),
+            clocked,
             limit,
         })
     }
@@ -133,7 +137,7 @@ impl MemoryAccount {
         self.peak_bytes.load(Ordering::Relaxed)
     }
 
-    /// Bytes allocated over the account's life.
+    /// Bytes allocated over the account's life (0 for an unclocked account).
     pub fn allocated_bytes(&self) -> u64 {
         self.allocated_bytes.load(Ordering::Relaxed)
     }
@@ -198,9 +202,11 @@ impl BufferGuard {
     /// Records the peaks once the memory really exists, so a reservation that
     /// the allocator refuses never shows up as a peak.
     fn allocated(&self) {
-        self.account
-            .allocated_bytes
-            .fetch_add(self.bytes, Ordering::Relaxed);
+        if self.account.clocked {
+            self.account
+                .allocated_bytes
+                .fetch_add(self.bytes, Ordering::Relaxed);
+        }
         // Plain loads first: a new peak is rare, a read-modify-write on every op is not.
         let live = self.account.live_bytes();
         if live > self.account.peak_bytes() {

@@ -585,6 +585,7 @@ fn clip_by_value() {
 fn run_list(e: &Env, op: &str, handles: &[u64], lens: &[i32]) -> eagerflow::Result<Vec<u64>> {
     let idx = Registry::global().lookup(op).unwrap();
     e.s.execute(idx, handles, Some(lens), &Attrs::new())
+        .map(|h| h.to_vec())
 }
 
 #[test]

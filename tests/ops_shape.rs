@@ -56,12 +56,12 @@ impl S {
     }
 
     fn run(&self, op: &str, inputs: &[u64], attrs: &Attrs) -> Out {
-        Ok(self.fetch(self.s.execute_named(op, inputs, attrs)?))
+        Ok(self.fetch(self.s.execute_named(op, inputs, attrs)?.to_vec()))
     }
 
     fn run_list(&self, op: &str, inputs: &[u64], lens: &[i32], attrs: &Attrs) -> Out {
         let index = Registry::global().lookup(op)?;
-        Ok(self.fetch(self.s.execute(index, inputs, Some(lens), attrs)?))
+        Ok(self.fetch(self.s.execute(index, inputs, Some(lens), attrs)?.to_vec()))
     }
 
     fn one(&self, op: &str, inputs: &[u64], attrs: &Attrs) -> Arc<Tensor> {

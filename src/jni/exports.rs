@@ -174,7 +174,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_opName<'l>(
     })
 }
 
-fn single_output(session: &Session, handles: Vec<u64>) -> Result<jlong, Failure> {
+fn single_output(session: &Session, handles: crate::session::Outputs) -> Result<jlong, Failure> {
     match handles.as_slice() {
         [h] => Ok(signal(session, *h)),
         _ => Err(Failure::Core(Error::invalid(format!(

@@ -9,11 +9,11 @@
 //! `Truncate=true` makes DOUBLE to FLOAT drop the low mantissa bits instead
 //! of rounding to nearest, as TensorFlow does; it changes no other cast.
 
+use super::KernelOutputs;
 use super::broadcast::unary_map;
 use super::{OpContext, OpDef, Registry};
 use crate::dtype::DataType;
 use crate::error::Result;
-use crate::tensor::Tensor;
 
 pub(super) fn register(r: &mut Registry) {
     r.add(
@@ -66,17 +66,17 @@ fn truncate_f64(v: f64) -> f32 {
     }
 }
 
-fn cast(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn cast(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let dst = ctx.attrs.required_dtype("DstT")?;
     let truncate = ctx.attrs.bool("Truncate", false)?;
     let x = ctx.input(0);
     let src = x.dtype();
     if src == dst {
-        return Ok(vec![x.clone()]);
+        return Ok(smallvec::smallvec![x.clone()]);
     }
     if truncate && src == DataType::Double && dst == DataType::Float {
-        return Ok(vec![unary_map(ctx, x, truncate_f64)?]);
+        return Ok(smallvec::smallvec![unary_map(ctx, x, truncate_f64)?]);
     }
     let out = crate::with_dtype!(src, S => crate::with_dtype!(dst, D => unary_map(ctx, x, <D as CastFrom<S>>::cast_from)?));
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }

@@ -5,6 +5,7 @@
 //! Floats compare as IEEE 754 does: NaN is unequal to everything, itself
 //! included, and every ordering with NaN is false.
 
+use super::KernelOutputs;
 use super::broadcast::{binary_map, broadcast_inputs, broadcast_shapes, unary_map};
 use super::math::{broadcast3, ternary_map};
 use super::{OpContext, OpDef, Registry};
@@ -67,38 +68,41 @@ fn check_shapes(ctx: &OpContext<'_>) -> Result<()> {
 /// `incompatible_shape_error=false`, shapes that do not broadcast give a
 /// scalar (false for `Equal`, true for `NotEqual`) instead of an error, as in
 /// TensorFlow. Mismatched dtypes are an error either way.
-fn equality(ctx: &OpContext<'_>, want_equal: bool) -> Result<Vec<Tensor>> {
+fn equality(ctx: &OpContext<'_>, want_equal: bool) -> Result<KernelOutputs> {
     ctx.same_dtype(0, 1)?;
     let (x, y) = (ctx.input(0), ctx.input(1));
     if x.shape() != y.shape()
         && broadcast_shapes(x.shape(), y.shape()).is_none()
         && !ctx.attrs.bool("incompatible_shape_error", true)?
     {
-        return Ok(vec![Tensor::scalar(ctx.account(), !want_equal)?]);
+        return Ok(smallvec::smallvec![Tensor::scalar(
+            ctx.account(),
+            !want_equal
+        )?]);
     }
     check_shapes(ctx)?;
     let out = crate::with_dtype!(x.dtype(), T => binary_map(ctx, x, y, |a: T, b: T| (a == b) == want_equal)?);
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
-fn equal(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn equal(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     equality(ctx, true)
 }
 
-fn not_equal(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn not_equal(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     equality(ctx, false)
 }
 
 /// An ordering comparison (`$op`) on numeric dtypes; BOOL is rejected as in TensorFlow.
 macro_rules! ordering {
     ($name:ident, $op:tt) => {
-        fn $name(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+        fn $name(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             let dtype = ctx.same_dtype(0, 1)?;
             check_shapes(ctx)?;
             let (x, y) = (ctx.input(0), ctx.input(1));
             let out = crate::with_numeric_dtype!(dtype, T => binary_map(ctx, x, y, |a: T, b: T| a $op b)?,
                 bool => return Err(ctx.unsupported_dtype(0)));
-            Ok(vec![out])
+            Ok(smallvec::smallvec![out])
         }
     };
 }
@@ -108,33 +112,42 @@ ordering!(less_equal, <=);
 ordering!(greater, >);
 ordering!(greater_equal, >=);
 
-fn logical(ctx: &OpContext<'_>, f: fn(bool, bool) -> bool) -> Result<Vec<Tensor>> {
+fn logical(ctx: &OpContext<'_>, f: fn(bool, bool) -> bool) -> Result<KernelOutputs> {
     ctx.expect_dtype(0, &[DataType::Bool])?;
     ctx.expect_dtype(1, &[DataType::Bool])?;
     check_shapes(ctx)?;
-    Ok(vec![binary_map(ctx, ctx.input(0), ctx.input(1), f)?])
+    Ok(smallvec::smallvec![binary_map(
+        ctx,
+        ctx.input(0),
+        ctx.input(1),
+        f
+    )?])
 }
 
-fn logical_and(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn logical_and(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     logical(ctx, |a, b| a && b)
 }
 
-fn logical_or(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn logical_or(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     logical(ctx, |a, b| a || b)
 }
 
-fn logical_not(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn logical_not(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     ctx.expect_dtype(0, &[DataType::Bool])?;
-    Ok(vec![unary_map(ctx, ctx.input(0), |a: bool| !a)?])
+    Ok(smallvec::smallvec![unary_map(
+        ctx,
+        ctx.input(0),
+        |a: bool| !a
+    )?])
 }
 
 /// `condition ? t : e` element-wise, all three broadcast together (NumPy
 /// rules, as TensorFlow's `SelectV2`); `t` and `e` may have any one dtype.
-fn select_v2(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn select_v2(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     ctx.expect_dtype(0, &[DataType::Bool])?;
     let dtype = ctx.same_dtype(1, 2)?;
     let shape = broadcast3(ctx)?;
     let inputs = (ctx.input(0), ctx.input(1), ctx.input(2));
     let out = crate::with_dtype!(dtype, T => ternary_map(ctx, inputs, shape, |c: bool, a: T, b: T| if c { a } else { b })?);
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }

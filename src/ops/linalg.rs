@@ -5,6 +5,7 @@
 //! kernels chosen at run time, on every core for large products); INT32 and
 //! INT64 use a plain loop with wrapping arithmetic, as TensorFlow's do.
 
+use super::KernelOutputs;
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 
@@ -176,7 +177,7 @@ fn op_dims(shape: &[usize], transposed: bool) -> (usize, usize) {
     if transposed { (c, r) } else { (r, c) }
 }
 
-fn mat_mul(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn mat_mul(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (a, b) = (ctx.input(0), ctx.input(1));
     for i in 0..2 {
         let t = ctx.input(i);
@@ -203,10 +204,10 @@ fn mat_mul(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         )));
     }
     let out = dispatch(ctx, dtype, a, ta, b, tb, &[], (m, k, n))?;
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
-fn batch_mat_mul(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn batch_mat_mul(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (x, y) = (ctx.input(0), ctx.input(1));
     for i in 0..2 {
         let t = ctx.input(i);
@@ -241,10 +242,10 @@ fn batch_mat_mul(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         ))
     })?;
     let out = dispatch(ctx, dtype, x, adj_x, y, adj_y, &batch, (m, k, n))?;
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
-fn batch_mat_mul_v3(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn batch_mat_mul_v3(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     if let Some(out) = ctx.attrs.dtype("Tout")? {
         let d = ctx.input(0).dtype();
         if out != d {
@@ -355,7 +356,7 @@ fn batched<T: MatElem>(
 // ---------------------------------------------------------------------------
 // Transpose.
 
-fn transpose(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn transpose(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let p = ctx.input(1);
     if p.rank() != 1 {
@@ -393,10 +394,10 @@ fn transpose(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
     // Moving only axes of size 1 keeps the memory order: share the buffer.
     let moved = perm.iter().filter(|&&a| shape[a] != 1);
     if moved.clone().zip(moved.skip(1)).all(|(a, b)| a < b) {
-        return Ok(vec![x.reshaped(out_shape)?]);
+        return Ok(smallvec::smallvec![x.reshaped(out_shape)?]);
     }
     let out = crate::with_dtype!(x.dtype(), T => transpose_typed::<T>(ctx, x, &perm, out_shape)?);
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 fn transpose_typed<T: Element>(

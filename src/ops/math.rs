@@ -18,6 +18,7 @@
 //! integer CPU kernel). `FloorDiv` and `FloorMod` round toward negative
 //! infinity, so `FloorMod`'s result takes the divisor's sign.
 
+use super::KernelOutputs;
 use ndarray::IxDyn;
 
 use super::broadcast::{
@@ -206,7 +207,7 @@ macro_rules! int_div {
 
 int_div!(i32, i64, u8);
 
-fn add(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn add(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (dtype, _) = binary_operands(ctx)?;
     let (x, y) = (ctx.input(0), ctx.input(1));
     let out = by_dtype!(dtype, T,
@@ -214,10 +215,10 @@ fn add(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         int => binary_map(ctx, x, y, |a: T, b: T| a.wrapping_add(b))?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
-fn sub(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn sub(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (dtype, _) = binary_operands(ctx)?;
     let (x, y) = (ctx.input(0), ctx.input(1));
     let out = by_dtype!(dtype, T,
@@ -225,10 +226,10 @@ fn sub(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         int => binary_map(ctx, x, y, |a: T, b: T| a.wrapping_sub(b))?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
-fn mul(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn mul(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (dtype, _) = binary_operands(ctx)?;
     let (x, y) = (ctx.input(0), ctx.input(1));
     let out = by_dtype!(dtype, T,
@@ -236,12 +237,12 @@ fn mul(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         int => binary_map(ctx, x, y, |a: T, b: T| a.wrapping_mul(b))?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 /// `RealDiv` and its alias `Div`: see the module comment. `MIN / -1` wraps to
 /// `MIN`.
-fn real_div(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn real_div(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (dtype, n) = binary_operands(ctx)?;
     let (x, y) = (ctx.input(0), ctx.input(1));
     let out = by_dtype!(dtype, T,
@@ -252,10 +253,10 @@ fn real_div(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         },
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
-fn floor_div(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn floor_div(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (dtype, n) = binary_operands(ctx)?;
     let (x, y) = (ctx.input(0), ctx.input(1));
     let out = by_dtype!(dtype, T,
@@ -278,10 +279,10 @@ fn floor_div(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         },
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
-fn floor_mod(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn floor_mod(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (dtype, n) = binary_operands(ctx)?;
     let (x, y) = (ctx.input(0), ctx.input(1));
     let out = by_dtype!(dtype, T,
@@ -303,7 +304,7 @@ fn floor_mod(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         },
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 /// `base^exp` modulo 2^64 by repeated squaring (i64 exponents exceed `u32`).
@@ -319,7 +320,7 @@ fn wrapping_pow_i64(mut base: i64, mut exp: u64) -> i64 {
     acc
 }
 
-fn pow(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn pow(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (dtype, n) = binary_operands(ctx)?;
     let (x, y) = (ctx.input(0), ctx.input(1));
     let negative_exponent = || {
@@ -350,11 +351,11 @@ fn pow(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         DataType::UInt8 => binary_map(ctx, x, y, |a: u8, b: u8| a.wrapping_pow(u32::from(b)))?,
         DataType::Bool => return Err(ctx.unsupported_dtype(0)),
     };
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 /// NaN wins, as in TensorFlow (Eigen's `PropagateNaN`).
-fn maximum(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn maximum(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (dtype, _) = binary_operands(ctx)?;
     let (x, y) = (ctx.input(0), ctx.input(1));
     let out = by_dtype!(dtype, T,
@@ -362,11 +363,11 @@ fn maximum(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         int => binary_map(ctx, x, y, |a: T, b: T| a.max(b))?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 /// NaN wins, as in TensorFlow (Eigen's `PropagateNaN`).
-fn minimum(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn minimum(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (dtype, _) = binary_operands(ctx)?;
     let (x, y) = (ctx.input(0), ctx.input(1));
     let out = by_dtype!(dtype, T,
@@ -374,10 +375,10 @@ fn minimum(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         int => binary_map(ctx, x, y, |a: T, b: T| a.min(b))?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
-fn squared_difference(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn squared_difference(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (dtype, _) = binary_operands(ctx)?;
     let (x, y) = (ctx.input(0), ctx.input(1));
     let out = by_dtype!(dtype, T,
@@ -388,12 +389,12 @@ fn squared_difference(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         })?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 /// `x / y`, or 0 where `y == 0` (even for `x` NaN or infinite). Floats only,
 /// as in TensorFlow.
-fn div_no_nan(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn div_no_nan(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (dtype, _) = binary_operands(ctx)?;
     ctx.expect_dtype(0, FLOATS)?;
     let (x, y) = (ctx.input(0), ctx.input(1));
@@ -402,14 +403,14 @@ fn div_no_nan(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         int => return Err(ctx.unsupported_dtype(0)),
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 /// A unary op defined only on FLOAT and DOUBLE: `$f` is applied with `$T`
 /// bound to the element type.
 macro_rules! float_unary {
     ($name:ident, $T:ident, $f:expr) => {
-        fn $name(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+        fn $name(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             let x = ctx.input(0);
             let out = match ctx.expect_dtype(0, FLOATS)? {
                 DataType::Float => {
@@ -421,7 +422,7 @@ macro_rules! float_unary {
                     unary_map(ctx, x, $f)?
                 }
             };
-            Ok(vec![out])
+            Ok(smallvec::smallvec![out])
         }
     };
 }
@@ -449,7 +450,7 @@ float_unary!(sigmoid, T, |a: T| if a >= 0.0 {
 
 /// TensorFlow registers `Neg`, `Abs` and `Sign` for signed types only, so
 /// UINT8 is rejected like BOOL.
-fn neg(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn neg(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let out = by_dtype!(x.dtype(), T,
         float => unary_map(ctx, x, |a: T| -a)?,
@@ -457,10 +458,10 @@ fn neg(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         unsigned => return Err(ctx.unsupported_dtype(0)),
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
-fn abs(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn abs(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let out = by_dtype!(x.dtype(), T,
         float => unary_map(ctx, x, |a: T| a.abs())?,
@@ -468,11 +469,11 @@ fn abs(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         unsigned => return Err(ctx.unsupported_dtype(0)),
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 /// -1, 0 or 1; NaN stays NaN and -0.0 gives 0.0.
-fn sign(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn sign(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let out = by_dtype!(x.dtype(), T,
         float => unary_map(ctx, x, |a: T| {
@@ -482,22 +483,22 @@ fn sign(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         unsigned => return Err(ctx.unsupported_dtype(0)),
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
-fn square(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn square(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let out = by_dtype!(x.dtype(), T,
         float => unary_map(ctx, x, |a: T| a * a)?,
         int => unary_map(ctx, x, |a: T| a.wrapping_mul(a))?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 /// Half to even (banker's rounding), as TensorFlow's `Round`. On INT32 and
 /// INT64 it is the identity and shares the input's buffer.
-fn round(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn round(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let out = by_dtype!(x.dtype(), T,
         float => unary_map(ctx, x, |a: T| a.round_ties_even())?,
@@ -505,7 +506,7 @@ fn round(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         unsigned => return Err(ctx.unsupported_dtype(0)),
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 /// The broadcast shape of three inputs, or an error naming all three shapes.
@@ -581,7 +582,7 @@ pub(super) fn ternary_map<A: Element, B: Element, C: Element, O: Element>(
 /// `lo` wins when `lo > hi`, and NaN in `t` stays NaN. TensorFlow's kernel
 /// takes bounds that are scalars or of `t`'s shape; any bounds that broadcast
 /// to `t`'s shape are accepted here (as `tf.clip_by_value` in Python does).
-fn clip_by_value(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn clip_by_value(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let dtype = ctx.same_dtype(0, 1)?;
     ctx.same_dtype(0, 2)?;
     let t = ctx.input(0);
@@ -606,7 +607,7 @@ fn clip_by_value(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         int => ternary_map(ctx, inputs, shape, |v: T, lo: T, hi: T| v.min(hi).max(lo))?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 /// Addition as the numeric kernels do it: IEEE for floats, wrapping for ints.
@@ -634,7 +635,7 @@ accumulate!(
 
 /// The element-wise sum of one or more tensors of one dtype and shape (no
 /// broadcasting, as in TensorFlow). A single input is returned as is.
-fn add_n(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn add_n(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let inputs = ctx.list(0);
     let first = match inputs.first() {
         Some(t) => t,
@@ -660,11 +661,11 @@ fn add_n(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         return Err(ctx.unsupported_dtype(0));
     }
     if inputs.len() == 1 {
-        return Ok(vec![first.as_ref().clone()]);
+        return Ok(smallvec::smallvec![first.as_ref().clone()]);
     }
     let out = crate::with_numeric_dtype!(first.dtype(), T => sum_all::<T>(ctx, inputs, first.shape())?,
         bool => return Err(ctx.unsupported_dtype(0)));
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 fn sum_all<T: Accumulate>(
@@ -689,7 +690,7 @@ fn sum_all<T: Accumulate>(
 
 /// Cumulative sum along a scalar `axis`; `exclusive` shifts by one (the first
 /// element is 0) and `reverse` sums from the end.
-fn cumsum(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn cumsum(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let axis_t = ctx.input(1);
     if axis_t.rank() != 0 {
@@ -706,7 +707,7 @@ fn cumsum(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
     let reverse = ctx.attrs.bool("reverse", false)?;
     let out = crate::with_numeric_dtype!(x.dtype(), T => scan::<T>(ctx, x, axis, exclusive, reverse)?,
         bool => return Err(ctx.unsupported_dtype(0)));
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 fn scan<T: Accumulate>(

@@ -21,7 +21,10 @@ use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
 use crate::tensor::{Allocation, MemoryAccount, Tensor};
 
-pub type Kernel = fn(&OpContext<'_>) -> Result<Vec<Tensor>>;
+/// A kernel's outputs; one or two need no heap allocation.
+pub type KernelOutputs = smallvec::SmallVec<[Tensor; 2]>;
+
+pub type Kernel = fn(&OpContext<'_>) -> Result<KernelOutputs>;
 
 /// An op's signature and kernel.
 pub struct OpDef {
@@ -122,7 +125,7 @@ impl Registry {
         inputs: &[Arc<Tensor>],
         list_lens: Option<&[i32]>,
         attrs: &Attrs,
-    ) -> Result<Vec<Tensor>> {
+    ) -> Result<KernelOutputs> {
         let def = self.def(index)?;
         let ranges = arg_ranges(def, inputs.len(), list_lens).map_err(|e| e.in_op(def.name))?;
         for (name, _) in attrs.iter() {

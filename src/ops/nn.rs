@@ -5,6 +5,7 @@
 //! Softmax-style ops work row by row over the last axis and subtract the
 //! row's maximum before `exp`, so large logits do not overflow.
 
+use super::KernelOutputs;
 use super::broadcast::{broadcast_shapes, unary_map};
 use super::reduce::{Fold, MaxF, Num, SumSqF, fold, fold_par, par_chunks, threads, worth_threads};
 use super::{OpContext, OpDef, Registry};
@@ -117,40 +118,40 @@ fn relu_of<T: Num>(v: T) -> T {
     if v < T::ZERO { T::ZERO } else { v }
 }
 
-fn relu(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn relu(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let out = crate::with_numeric_dtype!(x.dtype(), T => unary_map(ctx, x, relu_of::<T>)?,
         bool => return Err(ctx.unsupported_dtype(0)));
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
-fn relu6(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn relu6(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let out = crate::with_numeric_dtype!(x.dtype(), T => {
         let six = (0..6).fold(T::ZERO, |s, _| s.add(T::ONE));
         unary_map(ctx, x, move |v: T| if v > six { six } else { relu_of(v) })?
     }, bool => return Err(ctx.unsupported_dtype(0)));
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 fn float_unary(
     ctx: &OpContext<'_>,
     f32_fn: impl Fn(f32) -> f32 + Sync,
     f64_fn: impl Fn(f64) -> f64 + Sync,
-) -> Result<Vec<Tensor>> {
+) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let out = match ctx.expect_dtype(0, &[DataType::Float, DataType::Double])? {
         DataType::Float => unary_map(ctx, x, f32_fn)?,
         _ => unary_map(ctx, x, f64_fn)?,
     };
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 fn elu_of<T: Float>(v: T) -> T {
     if v < T::ZERO { v.exp_m1() } else { v }
 }
 
-fn elu(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn elu(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     float_unary(ctx, elu_of::<f32>, elu_of::<f64>)
 }
 
@@ -164,22 +165,22 @@ fn selu_of<T: Float>(v: T) -> T {
     }
 }
 
-fn selu(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn selu(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     float_unary(ctx, selu_of::<f32>, selu_of::<f64>)
 }
 
 // ---------------------------------------------------------------------------
 // Softmax, LogSoftmax.
 
-fn softmax(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn softmax(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     softmax_op(ctx, false)
 }
 
-fn log_softmax(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn log_softmax(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     softmax_op(ctx, true)
 }
 
-fn softmax_op(ctx: &OpContext<'_>, log: bool) -> Result<Vec<Tensor>> {
+fn softmax_op(ctx: &OpContext<'_>, log: bool) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     if x.rank() == 0 {
         return Err(Error::invalid(format!(
@@ -191,7 +192,7 @@ fn softmax_op(ctx: &OpContext<'_>, log: bool) -> Result<Vec<Tensor>> {
         DataType::Float => softmax_typed::<f32>(ctx, x, log)?,
         _ => softmax_typed::<f64>(ctx, x, log)?,
     };
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 /// Writes the softmax (or log-softmax) of `row` into `out` and returns the
@@ -242,7 +243,7 @@ fn softmax_typed<T: Float>(ctx: &OpContext<'_>, x: &Tensor, log: bool) -> Result
 // ---------------------------------------------------------------------------
 // BiasAdd.
 
-fn bias_add(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn bias_add(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (value, bias) = (ctx.input(0), ctx.input(1));
     let shape = value.shape();
     if value.rank() < 2 {
@@ -305,7 +306,7 @@ fn bias_add(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         }
         out.into_tensor(shape.to_vec())?
     }, bool => return Err(ctx.unsupported_dtype(0)));
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 // ---------------------------------------------------------------------------
@@ -339,7 +340,7 @@ fn par_rows2<T: Float>(
     });
 }
 
-fn softmax_xent(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn softmax_xent(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (f, l) = (ctx.input(0), ctx.input(1));
     let dtype = ctx.same_dtype(0, 1)?;
     ctx.expect_dtype(0, &[DataType::Float, DataType::Double])?;
@@ -378,7 +379,7 @@ fn xent_typed<T: Float>(
     l: &Tensor,
     b: usize,
     c: usize,
-) -> Result<Vec<Tensor>> {
+) -> Result<KernelOutputs> {
     let (fs, ls) = (f.as_slice::<T>()?, l.as_slice::<T>()?);
     let n = crate::tensor::num_elements(&[b, c])?;
     let mut loss = ctx.alloc_initialized::<T>(b)?;
@@ -432,13 +433,13 @@ fn xent_typed<T: Float>(
             *lo = total;
         }
     });
-    Ok(vec![
+    Ok(smallvec::smallvec![
         loss.into_tensor(vec![b])?,
         backprop.into_tensor(vec![b, c])?,
     ])
 }
 
-fn sparse_softmax_xent(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn sparse_softmax_xent(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (f, l) = (ctx.input(0), ctx.input(1));
     let dtype = ctx.expect_dtype(0, &[DataType::Float, DataType::Double])?;
     ctx.expect_dtype(1, &[DataType::Int32, DataType::Int64])?;
@@ -499,7 +500,7 @@ fn sparse_typed<T: Float>(
     labels: Labels<'_>,
     b: usize,
     c: usize,
-) -> Result<Vec<Tensor>> {
+) -> Result<KernelOutputs> {
     let fs = f.as_slice::<T>()?;
     let mut loss = ctx.alloc_initialized::<T>(b)?;
     let mut backprop = ctx.alloc_initialized::<T>(fs.len())?;
@@ -516,7 +517,7 @@ fn sparse_typed<T: Float>(
             }
         }
     });
-    Ok(vec![
+    Ok(smallvec::smallvec![
         loss.into_tensor(vec![b])?,
         backprop.into_tensor(vec![b, c])?,
     ])
@@ -525,7 +526,7 @@ fn sparse_typed<T: Float>(
 // ---------------------------------------------------------------------------
 // L2Loss.
 
-fn l2_loss(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn l2_loss(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let t = ctx.input(0);
     let out = match ctx.expect_dtype(0, &[DataType::Float, DataType::Double])? {
         DataType::Float => {
@@ -537,5 +538,5 @@ fn l2_loss(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
             Tensor::scalar(ctx.account(), v / 2.0)?
         }
     };
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }

@@ -11,6 +11,7 @@
 //! `seed` or `seed2` gives the same values on every call, in every session;
 //! `seed = seed2 = 0` draws fresh seeds for each call.
 
+use super::KernelOutputs;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -229,15 +230,15 @@ impl Sampler<f64> for Truncated {
 // ---------------------------------------------------------------------------
 // Kernels.
 
-fn random_uniform(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn random_uniform(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     generate(ctx, Uniform)
 }
 
-fn random_standard_normal(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn random_standard_normal(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     generate(ctx, Normal)
 }
 
-fn truncated_normal(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn truncated_normal(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     generate(ctx, Truncated)
 }
 
@@ -260,7 +261,7 @@ fn shape_input(ctx: &OpContext<'_>) -> Result<Vec<usize>> {
     Ok(shape)
 }
 
-fn generate<S: Sampler<f32> + Sampler<f64>>(ctx: &OpContext<'_>, s: S) -> Result<Vec<Tensor>> {
+fn generate<S: Sampler<f32> + Sampler<f64>>(ctx: &OpContext<'_>, s: S) -> Result<KernelOutputs> {
     let shape = shape_input(ctx)?;
     let dtype = ctx.attrs.required_dtype("dtype")?;
     let seed = ctx.attrs.int("seed", 0)?;
@@ -280,7 +281,7 @@ fn generate<S: Sampler<f32> + Sampler<f64>>(ctx: &OpContext<'_>, s: S) -> Result
             )));
         }
     };
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 fn fill<T: crate::dtype::Element, S: Sampler<T>>(

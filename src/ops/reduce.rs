@@ -13,6 +13,7 @@
 //! propagate NaN; `ArgMax`/`ArgMin` return the first NaN if there is one, as
 //! NumPy does, and the first of equal extremes otherwise.
 
+use super::KernelOutputs;
 use std::sync::OnceLock;
 
 use super::{OpContext, OpDef, Registry, int_values, normalize_axis};
@@ -529,25 +530,25 @@ enum Kind {
     Any,
 }
 
-fn sum(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn sum(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     reduction(ctx, Kind::Sum)
 }
-fn prod(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn prod(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     reduction(ctx, Kind::Prod)
 }
-fn max(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn max(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     reduction(ctx, Kind::Max)
 }
-fn min(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn min(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     reduction(ctx, Kind::Min)
 }
-fn mean(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn mean(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     reduction(ctx, Kind::Mean)
 }
-fn all(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn all(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     reduction(ctx, Kind::All)
 }
-fn any(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn any(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     reduction(ctx, Kind::Any)
 }
 
@@ -589,7 +590,7 @@ fn axis_mask(ctx: &OpContext<'_>, i: usize, shape: &[usize]) -> Result<Vec<bool>
     Ok(mask)
 }
 
-fn reduction(ctx: &OpContext<'_>, kind: Kind) -> Result<Vec<Tensor>> {
+fn reduction(ctx: &OpContext<'_>, kind: Kind) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let keep_dims = ctx.attrs.bool("keep_dims", false)?;
     let mask = axis_mask(ctx, 1, x.shape())?;
@@ -616,7 +617,7 @@ fn reduction(ctx: &OpContext<'_>, kind: Kind) -> Result<Vec<Tensor>> {
         _ => crate::with_numeric_dtype!(dtype, T => numeric::<T>(ctx, kind, &mask, out_shape)?,
             bool => return Err(ctx.unsupported_dtype(0))),
     };
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 fn numeric<T: Num>(
@@ -711,10 +712,10 @@ fn run<T: Element, F: Fold<T>>(
 // ---------------------------------------------------------------------------
 // ArgMax, ArgMin.
 
-fn arg_max(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn arg_max(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     arg(ctx, true)
 }
-fn arg_min(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn arg_min(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     arg(ctx, false)
 }
 
@@ -733,7 +734,7 @@ impl Index for i64 {
     }
 }
 
-fn arg(ctx: &OpContext<'_>, want_max: bool) -> Result<Vec<Tensor>> {
+fn arg(ctx: &OpContext<'_>, want_max: bool) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let dim = ctx.input(1);
     if dim.rank() != 0 {
@@ -772,7 +773,7 @@ fn arg(ctx: &OpContext<'_>, want_max: bool) -> Result<Vec<Tensor>> {
             "attribute 'output_type' must be INT32 or INT64 but is {d}"
         ))),
     });
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 /// Whether `x` replaces `best`: strictly better, or the first NaN.

@@ -7,6 +7,7 @@
 //! and loops over outer dimensions run only when the output is non-empty, so
 //! their trip counts are bounded by the output's (accounted) size.
 
+use super::KernelOutputs;
 use std::sync::Arc;
 
 use super::{Kernel, OpContext, OpDef, Registry, int_values, normalize_axis};
@@ -342,7 +343,7 @@ fn select_typed<T: Element>(
 // ---------------------------------------------------------------------------
 // Kernels
 
-fn constant(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn constant(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let value = ctx
         .attrs
         .tensor("value")?
@@ -357,14 +358,14 @@ fn constant(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
     }
     // A copy, so that the session owns (and accounts) its constant however
     // long the attribute's tensor lives elsewhere.
-    Ok(vec![value.deep_copy(ctx.account())?])
+    Ok(smallvec::smallvec![value.deep_copy(ctx.account())?])
 }
 
-fn identity(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
-    Ok(vec![ctx.input(0).clone()])
+fn identity(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
+    Ok(smallvec::smallvec![ctx.input(0).clone()])
 }
 
-fn reshape(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn reshape(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
     let sizes_t = ctx.input(1);
     // A scalar is TF's legacy spelling of a one-dimensional shape.
@@ -434,12 +435,12 @@ fn reshape(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
             input.num_elements()
         );
     }
-    Ok(vec![input.reshaped(shape)?])
+    Ok(smallvec::smallvec![input.reshaped(shape)?])
 }
 
-fn shape(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn shape(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let dims = ctx.input(0).shape();
-    Ok(vec![index_tensor(
+    Ok(smallvec::smallvec![index_tensor(
         ctx,
         out_type(ctx)?,
         vec![dims.len()],
@@ -447,21 +448,31 @@ fn shape(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
     )?])
 }
 
-fn size(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn size(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let n = ctx.input(0).num_elements();
-    Ok(vec![index_tensor(ctx, out_type(ctx)?, vec![], &[n])?])
+    Ok(smallvec::smallvec![index_tensor(
+        ctx,
+        out_type(ctx)?,
+        vec![],
+        &[n]
+    )?])
 }
 
-fn rank(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn rank(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let r = ctx.input(0).rank();
-    Ok(vec![index_tensor(ctx, DataType::Int32, vec![], &[r])?])
+    Ok(smallvec::smallvec![index_tensor(
+        ctx,
+        DataType::Int32,
+        vec![],
+        &[r]
+    )?])
 }
 
-fn fill(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn fill(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let shape = shape_arg(ctx, 0)?;
     let value = require_scalar(ctx, 1)?;
     with_dtype!(value.dtype(), T => {
-        Ok(vec![filled::<T>(ctx, shape, value.scalar_value::<T>()?)?])
+        Ok(smallvec::smallvec![filled::<T>(ctx, shape, value.scalar_value::<T>()?)?])
     })
 }
 
@@ -488,17 +499,17 @@ impl One for bool {
     const ONE: bool = true;
 }
 
-fn zeros_like(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn zeros_like(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
-    with_dtype!(x.dtype(), T => Ok(vec![filled::<T>(ctx, x.shape().to_vec(), T::default())?]))
+    with_dtype!(x.dtype(), T => Ok(smallvec::smallvec![filled::<T>(ctx, x.shape().to_vec(), T::default())?]))
 }
 
-fn ones_like(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn ones_like(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
-    with_dtype!(x.dtype(), T => Ok(vec![filled::<T>(ctx, x.shape().to_vec(), <T as One>::ONE)?]))
+    with_dtype!(x.dtype(), T => Ok(smallvec::smallvec![filled::<T>(ctx, x.shape().to_vec(), <T as One>::ONE)?]))
 }
 
-fn expand_dims(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn expand_dims(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
     let axis_t = ctx.input(1);
     // TF accepts any tensor holding exactly one value here.
@@ -524,16 +535,16 @@ fn expand_dims(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
     let at = if axis < 0 { axis + r + 1 } else { axis } as usize;
     let mut shape = input.shape().to_vec();
     shape.insert(at, 1);
-    Ok(vec![input.reshaped(shape)?])
+    Ok(smallvec::smallvec![input.reshaped(shape)?])
 }
 
-fn squeeze(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn squeeze(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
     let shape = input.shape();
     let dims = ctx.attrs.ints("squeeze_dims")?.unwrap_or(&[]);
     if dims.is_empty() {
         let kept = shape.iter().copied().filter(|&s| s != 1).collect();
-        return Ok(vec![input.reshaped(kept)?]);
+        return Ok(smallvec::smallvec![input.reshaped(kept)?]);
     }
     let mut drop = vec![false; shape.len()];
     for &d in dims {
@@ -552,10 +563,10 @@ fn squeeze(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         .filter(|&(_, &dropped)| !dropped)
         .map(|(&s, _)| s)
         .collect();
-    Ok(vec![input.reshaped(kept)?])
+    Ok(smallvec::smallvec![input.reshaped(kept)?])
 }
 
-fn slice(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn slice(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
     ctx.same_dtype(1, 2)?;
     let begin = int_vector(ctx, 1)?;
@@ -590,7 +601,7 @@ fn slice(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         });
     }
     let out_shape = axes.iter().map(|a| a.count).collect();
-    Ok(vec![select(ctx, input, &axes, out_shape)?])
+    Ok(smallvec::smallvec![select(ctx, input, &axes, out_shape)?])
 }
 
 /// One entry of a StridedSlice spec before the ellipsis is expanded.
@@ -615,7 +626,7 @@ enum FinalDim {
     NewAxis,
 }
 
-fn strided_slice(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn strided_slice(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
     ctx.same_dtype(1, 2)?;
     ctx.same_dtype(1, 3)?;
@@ -744,7 +755,7 @@ fn strided_slice(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         })
         .collect();
     check_rank(out_shape.len(), "the output")?;
-    Ok(vec![select(ctx, input, &axes, out_shape)?])
+    Ok(smallvec::smallvec![select(ctx, input, &axes, out_shape)?])
 }
 
 /// TF's canonical form of `begin:end:stride` over a dimension of size `dim`:
@@ -813,7 +824,7 @@ fn list_head(values: &[Arc<Tensor>]) -> Result<&Tensor> {
     Ok(first)
 }
 
-fn concat(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn concat(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let values = ctx.list(0);
     let first = list_head(values)?;
     let axis = int_scalar(ctx, 1)?;
@@ -844,7 +855,7 @@ fn concat(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
             .ok_or_else(|| internal("concatenated size overflow"))?;
     }
     if values.len() == 1 {
-        return Ok(vec![first.clone()]);
+        return Ok(smallvec::smallvec![first.clone()]);
     }
     let outer = tensor::num_elements(&first.shape()[..axis])?;
     let inner = tensor::num_elements(&first.shape()[axis + 1..])?;
@@ -853,7 +864,9 @@ fn concat(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         .map(|v| v.shape()[axis].checked_mul(inner))
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| internal("block size overflow"))?;
-    Ok(vec![interleave(ctx, values, &blocks, outer, out_shape)?])
+    Ok(smallvec::smallvec![interleave(
+        ctx, values, &blocks, outer, out_shape
+    )?])
 }
 
 /// For each of `outer` steps, block `i` of each input `i` in turn: the copy
@@ -885,7 +898,7 @@ fn interleave(
     })
 }
 
-fn pack(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn pack(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let values = ctx.list(0);
     let first = list_head(values)?;
     for (i, v) in values.iter().enumerate() {
@@ -905,7 +918,9 @@ fn pack(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
     let outer = tensor::num_elements(&first.shape()[..axis])?;
     let block = tensor::num_elements(&first.shape()[axis..])?;
     let blocks = vec![block; values.len()];
-    Ok(vec![interleave(ctx, values, &blocks, outer, out_shape)?])
+    Ok(smallvec::smallvec![interleave(
+        ctx, values, &blocks, outer, out_shape
+    )?])
 }
 
 /// Checks an attribute-given output count against [`MAX_OUTPUTS`].
@@ -916,7 +931,7 @@ fn check_outputs(n: usize) -> Result<()> {
     Ok(())
 }
 
-fn unpack(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn unpack(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let value = ctx.input(0);
     let num = ctx.attrs.required_int("num")?;
     let shape = value.shape();
@@ -938,10 +953,10 @@ fn unpack(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         };
         outputs.push(select(ctx, value, &axes, out_shape.clone())?);
     }
-    Ok(outputs)
+    Ok(KernelOutputs::from_vec(outputs))
 }
 
-fn split(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn split(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     ctx.expect_dtype(0, &[DataType::Int32])?;
     let split_dim = int_scalar(ctx, 0)?;
     let value = ctx.input(1);
@@ -973,7 +988,7 @@ fn split(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         };
         outputs.push(select(ctx, value, &axes, out_shape.clone())?);
     }
-    Ok(outputs)
+    Ok(KernelOutputs::from_vec(outputs))
 }
 
 /// Formats a flat position of a tensor of `shape` as `[i, j, ...]`.
@@ -989,7 +1004,7 @@ fn coords(mut flat: usize, shape: &[usize]) -> String {
     format!("[{}]", parts.join(", "))
 }
 
-fn gather(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn gather(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let params = ctx.input(0);
     let indices = ctx.input(1);
     ctx.expect_dtype(1, &[DataType::Int32, DataType::Int64])?;
@@ -1039,7 +1054,7 @@ fn gather(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
             g.run::<T, i64>(ctx, params.as_slice()?, indices.as_slice()?, ishape, out_shape)
         }),
     }?;
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 /// GatherV2's params viewed as `[batch, outer, dim, inner]` and its indices
@@ -1096,7 +1111,7 @@ impl Gather {
     }
 }
 
-fn tile(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn tile(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
     let multiples = int_vector(ctx, 1)?;
     let shape = input.shape();
@@ -1119,9 +1134,11 @@ fn tile(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         reps.push(m);
     }
     if reps.iter().all(|&m| m == 1) {
-        return Ok(vec![input.clone()]);
+        return Ok(smallvec::smallvec![input.clone()]);
     }
-    Ok(vec![tile_copy(ctx, input, shape, &reps, out_shape)?])
+    Ok(smallvec::smallvec![tile_copy(
+        ctx, input, shape, &reps, out_shape
+    )?])
 }
 
 /// `input` (viewed as `shape`) repeated `reps[d]` times along each axis `d`.
@@ -1189,12 +1206,12 @@ fn tile_typed<T: Element>(
     out.into_tensor(out_shape)
 }
 
-fn broadcast_to(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn broadcast_to(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
     let target = shape_arg(ctx, 1)?;
     let shape = input.shape();
     if target == shape {
-        return Ok(vec![input.clone()]);
+        return Ok(smallvec::smallvec![input.clone()]);
     }
     let cannot = || {
         Error::invalid(format!(
@@ -1214,10 +1231,12 @@ fn broadcast_to(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
             _ => Err(cannot()),
         })
         .collect::<Result<Vec<_>>>()?;
-    Ok(vec![tile_copy(ctx, input, &padded, &reps, target)?])
+    Ok(smallvec::smallvec![tile_copy(
+        ctx, input, &padded, &reps, target
+    )?])
 }
 
-fn one_hot(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn one_hot(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let indices = ctx.input(0);
     ctx.expect_dtype(0, &[DataType::UInt8, DataType::Int32, DataType::Int64])?;
     ctx.expect_dtype(1, &[DataType::Int32])?;
@@ -1253,7 +1272,7 @@ fn one_hot(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         }
         _ => with_dtype!(on.dtype(), T => h.run::<T, i64>(ctx, indices, on, off, out_shape)),
     }?;
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 /// OneHot's output viewed as `[prefix, depth, suffix]`, indices as `[prefix, suffix]`.
@@ -1292,7 +1311,7 @@ impl OneHotShape {
     }
 }
 
-fn range(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
+fn range(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let dtype = ctx.same_dtype(0, 1)?;
     ctx.same_dtype(0, 2)?;
     for i in 0..3 {
@@ -1315,7 +1334,7 @@ fn range(ctx: &OpContext<'_>) -> Result<Vec<Tensor>> {
         }
         _ => return Err(ctx.unsupported_dtype(0)),
     };
-    Ok(vec![out])
+    Ok(smallvec::smallvec![out])
 }
 
 fn scalars<T: Element>(ctx: &OpContext<'_>) -> Result<(T, T, T)> {

@@ -27,7 +27,7 @@ impl Env {
     }
 
     pub fn run(&self, op: &str, inputs: &[u64], attrs: &Attrs) -> eagerflow::Result<Vec<u64>> {
-        self.s.execute_named(op, inputs, attrs)
+        self.s.execute_named(op, inputs, attrs).map(|h| h.to_vec())
     }
 
     pub fn get<T: Element>(&self, h: u64) -> (Vec<usize>, Vec<T>) {
