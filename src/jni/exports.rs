@@ -401,8 +401,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_copyTensor<'l>(
 /// Per element type: create from a Java array, bulk read, bulk write, and
 /// read one element. Arrays cross in one region copy, never per element.
 macro_rules! typed_exports {
-    ($t:ty, $jarray:ident, $from:ident, $read:ident, $write:ident, $get:ident,
-     $to_rust:expr, $to_java:expr, $jt:ty) => {
+    ($t:ty, $jt:ty, $jarray:ident, $from:ident, $read:ident, $write:ident, $get:ident) => {
         #[unsafe(no_mangle)]
         pub extern "system" fn $from<'l>(
             mut env: EnvUnowned<'l>,
@@ -423,7 +422,7 @@ macro_rules! typed_exports {
                     ))));
                 }
                 let mut a = crate::tensor::Allocation::<$t>::new_initialized(session.account(), n)?;
-                <$t as FromJava<$jt>>::fill(env, &data, &mut a.data)?;
+                <$t as JavaCopy<$jt>>::fill(env, &data, &mut a.data)?;
                 Ok(signal(session, session.insert(a.into_tensor(shape)?)?))
             })
         }
@@ -453,9 +452,7 @@ macro_rules! typed_exports {
                             src.len()
                         )))
                     })?;
-                let raw: Vec<$jt> = part.iter().map(|&v| $to_java(v)).collect();
-                dst.set_region(env, 0, &raw)?;
-                Ok(())
+                <$t as JavaCopy<$jt>>::store(env, &dst, part)
             })
         }
 
@@ -471,9 +468,8 @@ macro_rules! typed_exports {
             boundary(&mut env, stringify!($write), |env| {
                 // SAFETY: Java holds the session open for the duration of the call.
                 let session = unsafe { session_ref(session) };
-                let mut raw: Vec<$jt> = vec![<$jt>::default(); src.len(env)?];
-                src.get_region(env, 0, &mut raw)?;
-                let values: Vec<$t> = raw.into_iter().map($to_rust).collect();
+                let mut values: Vec<$t> = vec![<$t>::default(); src.len(env)?];
+                <$t as JavaCopy<$jt>>::fill(env, &src, &mut values)?;
                 session.write::<$t>(handle as u64, index(offset, "offset")?, &values)?;
                 Ok(())
             })
@@ -499,23 +495,26 @@ macro_rules! typed_exports {
                         src.len()
                     )))
                 })?;
-                Ok($to_java(*v))
+                Ok(<$t as JavaCopy<$jt>>::to_java(*v))
             })
         }
     };
 }
 
-/// Copies a Java primitive array into Rust elements: straight into the
-/// buffer when the types agree, converting otherwise (`byte` to UINT8).
-trait FromJava<J: TypeArray>: Sized {
+/// Bulk copies between Java primitive arrays and Rust elements: straight
+/// region copies when the types agree, converting otherwise (`byte` for UINT8).
+trait JavaCopy<J: TypeArray>: Sized + Copy {
     fn fill(
         env: &jni::Env<'_>,
         src: &JPrimitiveArray<'_, J>,
         out: &mut [Self],
     ) -> Result<(), Failure>;
+    fn store(env: &jni::Env<'_>, dst: &JPrimitiveArray<'_, J>, src: &[Self])
+    -> Result<(), Failure>;
+    fn to_java(self) -> J;
 }
 
-impl<T: TypeArray> FromJava<T> for T {
+impl<T: TypeArray> JavaCopy<T> for T {
     fn fill(
         env: &jni::Env<'_>,
         src: &JPrimitiveArray<'_, T>,
@@ -524,9 +523,18 @@ impl<T: TypeArray> FromJava<T> for T {
         src.get_region(env, 0, out)?;
         Ok(())
     }
+
+    fn store(env: &jni::Env<'_>, dst: &JPrimitiveArray<'_, T>, src: &[T]) -> Result<(), Failure> {
+        dst.set_region(env, 0, src)?;
+        Ok(())
+    }
+
+    fn to_java(self) -> T {
+        self
+    }
 }
 
-impl FromJava<i8> for u8 {
+impl JavaCopy<i8> for u8 {
     fn fill(
         env: &jni::Env<'_>,
         src: &JPrimitiveArray<'_, i8>,
@@ -539,75 +547,69 @@ impl FromJava<i8> for u8 {
         }
         Ok(())
     }
-}
 
-fn same<T>(v: T) -> T {
-    v
+    fn store(env: &jni::Env<'_>, dst: &JPrimitiveArray<'_, i8>, src: &[u8]) -> Result<(), Failure> {
+        let raw: Vec<i8> = src.iter().map(|&b| b as i8).collect();
+        dst.set_region(env, 0, &raw)?;
+        Ok(())
+    }
+
+    fn to_java(self) -> i8 {
+        self as i8
+    }
 }
 
 typed_exports!(
+    f32,
     f32,
     JFloatArray,
     Java_io_eagerflow_internal_Native_fromFloats,
     Java_io_eagerflow_internal_Native_readFloats,
     Java_io_eagerflow_internal_Native_writeFloats,
-    Java_io_eagerflow_internal_Native_getFloat,
-    same,
-    same,
-    f32
+    Java_io_eagerflow_internal_Native_getFloat
 );
 typed_exports!(
+    f64,
     f64,
     JDoubleArray,
     Java_io_eagerflow_internal_Native_fromDoubles,
     Java_io_eagerflow_internal_Native_readDoubles,
     Java_io_eagerflow_internal_Native_writeDoubles,
-    Java_io_eagerflow_internal_Native_getDouble,
-    same,
-    same,
-    f64
+    Java_io_eagerflow_internal_Native_getDouble
 );
 typed_exports!(
+    i32,
     i32,
     JIntArray,
     Java_io_eagerflow_internal_Native_fromInts,
     Java_io_eagerflow_internal_Native_readInts,
     Java_io_eagerflow_internal_Native_writeInts,
-    Java_io_eagerflow_internal_Native_getInt,
-    same,
-    same,
-    i32
+    Java_io_eagerflow_internal_Native_getInt
 );
 typed_exports!(
+    i64,
     i64,
     JLongArray,
     Java_io_eagerflow_internal_Native_fromLongs,
     Java_io_eagerflow_internal_Native_readLongs,
     Java_io_eagerflow_internal_Native_writeLongs,
-    Java_io_eagerflow_internal_Native_getLong,
-    same,
-    same,
-    i64
+    Java_io_eagerflow_internal_Native_getLong
 );
 typed_exports!(
     u8,
+    i8,
     JByteArray,
     Java_io_eagerflow_internal_Native_fromBytes,
     Java_io_eagerflow_internal_Native_readBytes,
     Java_io_eagerflow_internal_Native_writeBytes,
-    Java_io_eagerflow_internal_Native_getByte,
-    |b: i8| b as u8,
-    |b: u8| b as i8,
-    i8
+    Java_io_eagerflow_internal_Native_getByte
 );
 typed_exports!(
+    bool,
     bool,
     JBooleanArray,
     Java_io_eagerflow_internal_Native_fromBooleans,
     Java_io_eagerflow_internal_Native_readBooleans,
     Java_io_eagerflow_internal_Native_writeBooleans,
-    Java_io_eagerflow_internal_Native_getBoolean,
-    same,
-    same,
-    bool
+    Java_io_eagerflow_internal_Native_getBoolean
 );

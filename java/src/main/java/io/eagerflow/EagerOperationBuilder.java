@@ -246,14 +246,21 @@ final class EagerOperationBuilder implements OperationBuilder {
     }
   }
 
+  /**
+   * The fast native path: an attribute-free op with one or two single inputs ({@code y} may be
+   * null) known to yield one output. Returns the raw handle (see {@code SessionCore.handle}).
+   */
+  static long executeSingle(long ptr, OpInfo op, Output<?> x, Output<?> y) {
+    return y == null
+        ? Native.execute1(ptr, op.index(), x.handle)
+        : Native.execute2(ptr, op.index(), x.handle, y.handle);
+  }
+
   private long[] run(long ptr) {
     int n = inputs.size();
     boolean plain = listLens == null && attrs == null;
-    if (plain && op.singleOutput() && n == 1) {
-      return new long[] {Native.execute1(ptr, op.index(), inputs.get(0).handle)};
-    }
-    if (plain && op.singleOutput() && n == 2) {
-      return new long[] {Native.execute2(ptr, op.index(), inputs.get(0).handle, inputs.get(1).handle)};
+    if (plain && op.singleOutput() && (n == 1 || n == 2)) {
+      return new long[] {executeSingle(ptr, op, inputs.get(0), n == 2 ? inputs.get(1) : null)};
     }
     long[] in = new long[n];
     for (int i = 0; i < n; i++) {

@@ -437,9 +437,11 @@ public final class EagerSession implements AutoCloseable {
         }
         long raw;
         try {
-          raw = execute(ptr, op, x, y);
+          raw = EagerOperationBuilder.executeSingle(ptr, op, x, y);
         } catch (NativeMemoryExhaustedException e) {
-          raw = core.retryAfterExhausted(ptr, e, () -> execute(ptr, op, x, y));
+          raw =
+              core.retryAfterExhausted(
+                  ptr, e, () -> EagerOperationBuilder.executeSingle(ptr, op, x, y));
         }
         long handle = core.handle(ptr, raw);
         return new EagerOperation(session, op.type(), handle, null, null).track().output(0);
@@ -448,12 +450,6 @@ public final class EagerSession implements AutoCloseable {
         Reference.reachabilityFence(x);
         Reference.reachabilityFence(y);
       }
-    }
-
-    private static long execute(long ptr, OpInfo op, Output<?> x, Output<?> y) {
-      return y == null
-          ? Native.execute1(ptr, op.index(), x.handle)
-          : Native.execute2(ptr, op.index(), x.handle, y.handle);
     }
 
     private static Output<?> input(EagerSession session, OpInfo op, Operand<?> operand) {

@@ -66,8 +66,8 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
     }
   }
 
-  /** Marks this output released; returns false if it already was. */
-  boolean markReleased() {
+  /** Marks this output released; returns false if it already was (exactly one caller wins). */
+  synchronized boolean markReleased() {
     if (released) {
       return false;
     }

@@ -4,6 +4,7 @@ import static io.eagerflow.TestSupport.constant;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eagerflow.EagerSession.ResourceCleanupStrategy;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
@@ -14,27 +15,38 @@ import org.junit.jupiter.api.Test;
 
 class LeakTrackingTest {
 
+  /** Collects the WARNING messages of the library's logger while open. */
+  private static final class Warnings extends Handler implements AutoCloseable {
+    private final Logger logger = Logger.getLogger("io.eagerflow");
+    final List<String> messages = new CopyOnWriteArrayList<>();
+
+    Warnings() {
+      logger.addHandler(this);
+    }
+
+    @Override
+    public void publish(LogRecord r) {
+      if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
+        messages.add(r.getMessage());
+      }
+    }
+
+    boolean any(String fragment) {
+      return messages.stream().anyMatch(m -> m.contains(fragment));
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {
+      logger.removeHandler(this);
+    }
+  }
+
   @Test
   void theLoggedSiteNamesTheMethodThatMadeTheTensor() {
-    List<String> messages = new CopyOnWriteArrayList<>();
-    Logger logger = Logger.getLogger("io.eagerflow");
-    Handler handler =
-        new Handler() {
-          @Override
-          public void publish(LogRecord r) {
-            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
-              messages.add(r.getMessage());
-            }
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    logger.addHandler(handler);
-    try {
+    try (Warnings warnings = new Warnings()) {
       EagerSession s =
           EagerSession.options()
               .resourceCleanupStrategy(ResourceCleanupStrategy.ON_SESSION_CLOSE)
@@ -42,45 +54,22 @@ class LeakTrackingTest {
               .build();
       makeAnUnreleasedTensor(s);
       s.close();
-    } finally {
-      logger.removeHandler(handler);
+      assertTrue(
+          warnings.any("makeAnUnreleasedTensor"), () -> "logged: " + warnings.messages);
     }
-    assertTrue(
-        messages.stream().anyMatch(m -> m.contains("makeAnUnreleasedTensor")),
-        () -> "logged: " + messages);
   }
 
   @Test
   void aForgottenSessionIsFreedByTheCleanerWithAWarning() {
-    List<String> messages = new CopyOnWriteArrayList<>();
-    Logger logger = Logger.getLogger("io.eagerflow");
-    Handler handler =
-        new Handler() {
-          @Override
-          public void publish(LogRecord r) {
-            messages.add(r.getMessage());
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    logger.addHandler(handler);
     long threads = TestSupport.cleanupThreads();
-    try {
+    try (Warnings warnings = new Warnings()) {
       forgetASession();
       // Its cleanup thread holds only the native half, so the session itself can be collected.
       TestSupport.await(
           "the cleaner to free the forgotten session",
-          java.time.Duration.ofSeconds(30),
+          Duration.ofSeconds(30),
           System::gc,
-          () ->
-              messages.stream().anyMatch(m -> m.contains("without close()"))
-                  && TestSupport.cleanupThreads() == threads);
-    } finally {
-      logger.removeHandler(handler);
+          () -> warnings.any("without close()") && TestSupport.cleanupThreads() == threads);
     }
   }
 

@@ -177,12 +177,12 @@ public final class SessionCore extends NativeScope {
       }
       Tracked t = (Tracked) r;
       tracked.remove(t);
-      LeakSites.report(t.site, "freed by the cleanup strategy " + strategyName);
-      long[] more = t.handles;
-      if (more == null) {
-        more = new long[] {t.handle};
+      if (t.site != null) {
+        LeakSites.report(t.site, "freed by the cleanup strategy " + strategyName);
       }
-      for (long h : more) {
+      int count = t.handles == null ? 1 : t.handles.length;
+      for (int i = 0; i < count; i++) {
+        long h = t.handles == null ? t.handle : t.handles[i];
         if (n == buf.length) {
           if (buf.length < BATCH) {
             buf = java.util.Arrays.copyOf(buf, buf.length * 2);
