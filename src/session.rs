@@ -181,13 +181,6 @@ impl Session {
         }
     }
 
-    /// The current soft threshold, if the session signals pressure.
-    pub fn gc_trigger(&self) -> Option<u64> {
-        self.pressure
-            .as_ref()
-            .map(|p| p.trigger.load(Ordering::Relaxed))
-    }
-
     /// The process-wide table that holds standalone tensors (`TFloat32.scalarOf` ...).
     pub fn standalone() -> &'static Session {
         &STANDALONE

@@ -313,13 +313,6 @@ pub mod pool {
             IDLE_BYTES.fetch_add(bytes as u64, Ordering::Relaxed);
         }
     }
-
-    /// Frees every idle buffer.
-    pub fn clear() {
-        let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
-        *idle = None;
-        IDLE_BYTES.store(0, Ordering::Relaxed);
-    }
 }
 
 /// A vector whose capacity is reserved and accounted, to be filled by a kernel
