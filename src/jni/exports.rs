@@ -42,39 +42,6 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_version<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_eagerflow_internal_Native_panicForTest<'l>(
-    mut env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    message: JString<'l>,
-) {
-    boundary(&mut env, "panicForTest", |env| {
-        let message = message.try_to_string(env)?;
-        panic!("{message}")
-    })
-}
-
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_eagerflow_internal_Native_failForTest<'l>(
-    mut env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    kind: jint,
-) {
-    boundary(&mut env, "failForTest", |_| {
-        Err(Failure::Core(match kind {
-            0 => Error::invalid("test: invalid argument"),
-            1 => Error::state("test: illegal state"),
-            2 => Error::OutOfRange("test: out of range".into()),
-            3 => Error::Unsupported("test: unsupported".into()),
-            _ => Error::MemoryExhausted {
-                requested: 1,
-                live: 2,
-                limit: Some(3),
-            },
-        }))
-    })
-}
-
-#[unsafe(no_mangle)]
 pub extern "system" fn Java_io_eagerflow_internal_Native_newSession<'l>(
     mut env: EnvUnowned<'l>,
     _class: JClass<'l>,
@@ -159,18 +126,6 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_opIndex<'l>(
     boundary(&mut env, "opIndex", |env| {
         let name = op_type.try_to_string(env)?;
         Ok(Registry::global().lookup(&name)? as jint)
-    })
-}
-
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_eagerflow_internal_Native_opName<'l>(
-    mut env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    op: jint,
-) -> JString<'l> {
-    boundary(&mut env, "opName", |env| {
-        let def = Registry::global().def(op as usize)?;
-        Ok(JString::from_str(env, def.name)?)
     })
 }
 

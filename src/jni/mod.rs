@@ -2,9 +2,13 @@
 //!
 //! Every export has one shape: [`boundary`] decodes arguments, calls the safe
 //! core, encodes the result, and turns an `Err` or a panic into a pending Java
-//! exception with a neutral return value.
+//! exception with a neutral return value. Test-only exports (panics and
+//! errors on purpose, fault injection) live in `testing`, which exists only
+//! with the `testing` feature.
 
 mod exports;
+#[cfg(feature = "testing")]
+mod testing;
 
 use std::any::Any;
 

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eagerflow.EagerSession.ResourceCleanupStrategy;
-import io.eagerflow.internal.Native;
+import io.eagerflow.internal.TestHooks;
 import io.eagerflow.types.TFloat32;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
@@ -240,7 +240,7 @@ class EagerSessionTest {
   void aPanicSurfacesAsAnExceptionAndTheSessionKeepsWorking() {
     try (EagerSession s = EagerSession.create()) {
       RuntimeException e =
-          assertThrows(RuntimeException.class, () -> Native.panicForTest("on purpose"));
+          assertThrows(RuntimeException.class, () -> TestHooks.panicForTest("on purpose"));
       assertTrue(e.getMessage().contains("on purpose"), e.getMessage());
       assertEquals(3f, add(s, scalar(s, 1f), scalar(s, 2f)).asTensor().getFloat());
     }

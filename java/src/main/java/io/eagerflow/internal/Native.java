@@ -1,7 +1,9 @@
 package io.eagerflow.internal;
 
 /**
- * The one class that declares {@code native} methods; nothing else in Java calls JNI.
+ * The one class that declares {@code native} methods; nothing else in the library calls JNI. (The
+ * test sources add {@code TestHooks}, whose natives only the test build of the Rust library, with
+ * the cargo feature {@code testing}, exports.)
  *
  * <p>Sessions cross as the pointer {@link #newSession} returned ({@code 0} names the
  * process-wide table of standalone tensors); tensors cross as handles. Callers guarantee that
@@ -28,12 +30,6 @@ public final class Native {
 
   public static native String version();
 
-  /** Test hook: panics in Rust with {@code message}. */
-  public static native void panicForTest(String message);
-
-  /** Test hook: returns each Rust error kind (0 to 4) as its Java exception. */
-  public static native void failForTest(int kind);
-
   /**
    * A new session; {@code maxBytes <= 0} means no hard limit. With {@code gcSignals}, calls that
    * allocate return a negative handle ({@code ~handle}) when the caller should request a garbage
@@ -51,8 +47,6 @@ public final class Native {
   public static native void memoryStats(long[] out);
 
   public static native int opIndex(String type);
-
-  public static native String opName(int op);
 
   public static native long execute1(long session, int op, long x);
 

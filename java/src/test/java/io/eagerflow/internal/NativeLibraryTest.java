@@ -7,15 +7,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.eagerflow.NativeMemoryExhaustedException;
 import java.io.File;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -32,23 +28,24 @@ class NativeLibraryTest {
   }
 
   @Test
-  void extractedCopyIsPrivateToItsOwner() throws IOException {
-    assumeTrue(System.getProperty(NativeLibrary.PATH_PROPERTY) == null, "loaded from the property");
+  void extractedCopyIsPrivateToItsOwner() throws Exception {
+    // This JVM loads the test build of the library through the property; a child JVM extracts
+    // the jar's copy.
     assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"));
-    Path file = NativeLibrary.loadedFrom();
-    assertTrue(file.getFileName().toString().startsWith("eagerflow-"), file.toString());
-    assertEquals(
-        EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE),
-        Files.getPosixFilePermissions(file));
+    List<String> lines = runProbe(jarAndProbeClassPath(), List.of(), "file");
+    assertEquals(3, lines.size(), String.valueOf(lines));
+    assertEquals(List.of("LOADED 0.1.0", "LOADED 0.1.0"), lines.subList(0, 2));
+    assertTrue(lines.get(2).matches("FILE eagerflow-\\S+ rw-------"), lines.get(2));
   }
 
   @Test
   void panicBecomesRuntimeExceptionAndTheJvmCarriesOn() {
-    RuntimeException e = assertThrows(RuntimeException.class, () -> Native.panicForTest("boom"));
+    RuntimeException e =
+        assertThrows(RuntimeException.class, () -> TestHooks.panicForTest("boom"));
     assertEquals(RuntimeException.class, e.getClass(), String.valueOf(e));
     assertTrue(e.getMessage().contains("boom"), e.getMessage());
     assertEquals("0.1.0", Native.version());
-    assertThrows(RuntimeException.class, () -> Native.panicForTest("boom again"));
+    assertThrows(RuntimeException.class, () -> TestHooks.panicForTest("boom again"));
     assertEquals("0.1.0", Native.version());
   }
 
@@ -61,7 +58,7 @@ class NativeLibraryTest {
     "4, io.eagerflow.NativeMemoryExhaustedException",
   })
   void eachErrorKindArrivesAsItsException(int kind, Class<? extends RuntimeException> expected) {
-    RuntimeException e = assertThrows(RuntimeException.class, () -> Native.failForTest(kind));
+    RuntimeException e = assertThrows(RuntimeException.class, () -> TestHooks.failForTest(kind));
     assertEquals(expected, e.getClass(), String.valueOf(e));
     assertTrue(e.getMessage() != null && !e.getMessage().isEmpty());
   }
@@ -69,23 +66,14 @@ class NativeLibraryTest {
   @Test
   void memoryExhaustedCarriesTheRustMessage() {
     NativeMemoryExhaustedException e =
-        assertThrows(NativeMemoryExhaustedException.class, () -> Native.failForTest(4));
+        assertThrows(NativeMemoryExhaustedException.class, () -> TestHooks.failForTest(4));
     assertTrue(e.getMessage().contains("native memory exhausted"), e.getMessage());
   }
 
   @Test
-  void loadsInAFreshJvmFromTheJarAlone() throws Exception {
-    String jar =
-        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-            .filter(p -> p.matches(".*eagerflow[^" + File.separator + "]*\\.jar"))
-            .findFirst()
-            .orElse(null);
-    assumeTrue(jar != null, "the tests do not run against the eagerflow jar");
-    String probe =
-        Path.of(LoadProbeMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-            .toString();
-    List<String> lines = runProbe(jar + File.pathSeparator + probe);
-    assertEquals(List.of("LOADED 0.1.0", "LOADED 0.1.0"), lines);
+  void loadsInAFreshJvmFromTheJarAloneWithoutTestHooks() throws Exception {
+    List<String> lines = runProbe(jarAndProbeClassPath(), List.of(), "hooks");
+    assertEquals(List.of("LOADED 0.1.0", "LOADED 0.1.0", "HOOKS absent"), lines);
   }
 
   @Test
@@ -93,7 +81,7 @@ class NativeLibraryTest {
     List<String> lines =
         runProbe(
             System.getProperty("java.class.path"),
-            "-D" + NativeLibrary.PATH_PROPERTY + "=/nonexistent");
+            List.of("-D" + NativeLibrary.PATH_PROPERTY + "=/nonexistent"));
     assertLoadFailedTwiceAlike(lines);
     assertTrue(lines.get(0).contains("/nonexistent"), lines.get(0));
     assertTrue(lines.get(0).contains(NativeLibrary.PATH_PROPERTY), lines.get(0));
@@ -102,7 +90,8 @@ class NativeLibraryTest {
   @Test
   void unsupportedPlatformIsReportedWithPlatformPathAndProperty() throws Exception {
     List<String> lines =
-        runProbe(System.getProperty("java.class.path"), "-Dos.name=Plan 9", "-Dos.arch=mips64");
+        runProbe(
+            System.getProperty("java.class.path"), List.of("-Dos.name=Plan 9", "-Dos.arch=mips64"));
     assertLoadFailedTwiceAlike(lines);
     assertTrue(lines.get(0).contains("platform plan9-mips64"), lines.get(0));
     assertTrue(lines.get(0).contains("/io/eagerflow/native/plan9-mips64/"), lines.get(0));
@@ -115,17 +104,39 @@ class NativeLibraryTest {
     assertEquals(lines.get(0), lines.get(1));
   }
 
-  /** Runs {@link LoadProbeMain} in a child JVM of the same Java; returns its output lines. */
-  private static List<String> runProbe(String classPath, String... jvmArgs) throws Exception {
+  /**
+   * The eagerflow jar this JVM runs against, with the test classes that hold {@link
+   * LoadProbeMain} and {@link TestHooks}: the class path of a user's JVM, without the property.
+   */
+  private static String jarAndProbeClassPath() throws Exception {
+    String jar =
+        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+            .filter(p -> p.matches(".*eagerflow[^" + File.separator + "]*\\.jar"))
+            .findFirst()
+            .orElse(null);
+    assumeTrue(jar != null, "the tests do not run against the eagerflow jar");
+    String probe =
+        Path.of(LoadProbeMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+            .toString();
+    return jar + File.pathSeparator + probe;
+  }
+
+  /**
+   * Runs {@link LoadProbeMain} with the {@code reports} it should add in a child JVM of the same
+   * Java; returns its output lines.
+   */
+  private static List<String> runProbe(String classPath, List<String> jvmArgs, String... reports)
+      throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx64m");
     // On the class path the manifest's Enable-Native-Access does not apply (JDK 22+ would warn).
     command.add("--enable-native-access=ALL-UNNAMED");
-    command.addAll(List.of(jvmArgs));
+    command.addAll(jvmArgs);
     command.add("-cp");
     command.add(classPath);
     command.add(LoadProbeMain.class.getName());
+    command.addAll(List.of(reports));
     Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
     child.getOutputStream().close();
     byte[] out = child.getInputStream().readAllBytes();
