@@ -3,8 +3,8 @@
 //! Rank: no copy), `fills` (Const, Fill, ZerosLike, OnesLike, Range),
 //! `selection` (Slice, StridedSlice, Split, Unpack, GatherV2, most of them
 //! through the strided copy in `strided`), `joining` (ConcatV2, Pack, Tile,
-//! BroadcastTo) and `one_hot`. This file registers them and holds the
-//! argument helpers they share.
+//! BroadcastTo), `one_hot` and `transpose`. This file registers them and
+//! holds the argument helpers they share.
 //!
 //! Every size that comes from a user is checked before anything is allocated,
 //! and loops over outer dimensions run only when the output is non-empty, so
@@ -15,6 +15,7 @@ mod joining;
 mod one_hot;
 mod selection;
 mod strided;
+mod transpose;
 mod views;
 
 use super::{Kernel, OpContext, OpDef, Registry, int_values};
@@ -26,6 +27,7 @@ use fills::{constant, fill, ones_like, range, zeros_like};
 use joining::{broadcast_to, concat, pack, tile};
 use one_hot::one_hot;
 use selection::{gather, slice, split, strided_slice, unpack};
+use transpose::transpose;
 use views::{expand_dims, identity, rank, reshape, shape, size, squeeze};
 
 /// TensorFlow's limit on a tensor's rank (`TensorShape::MaxDimensions`).
@@ -90,6 +92,7 @@ pub(super) fn register(r: &mut Registry) {
         one_hot,
     );
     add("Range", &["start", "limit", "delta"], &[], range);
+    add("Transpose", &["x", "perm"], &[], transpose);
 }
 
 // ---------------------------------------------------------------------------
