@@ -10,7 +10,8 @@ use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 
 use super::broadcast::broadcast_shapes;
-use super::reduce::{Num, par_chunks, threads, worth_threads};
+use super::parallel::{par_chunks, threads, worth_threads};
+use super::reduce::Num;
 use super::{OpContext, OpDef, Registry};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};

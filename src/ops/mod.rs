@@ -8,6 +8,7 @@ mod compare;
 mod linalg;
 mod math;
 mod nn;
+mod parallel;
 mod random;
 mod reduce;
 mod shape;

@@ -5,7 +5,7 @@
 
 use crate::dtype::Element;
 use crate::error::{Error, Result};
-use crate::ops::reduce::{par_chunks, threads, worth_threads};
+use crate::ops::parallel::{par_chunks, threads, worth_threads};
 use crate::ops::{KernelOutputs, OpContext, int_values};
 use crate::tensor::Tensor;
 
