@@ -1,5 +1,5 @@
 //! Reductions: `Sum`, `Prod`, `Max`, `Min`, `Mean`, `All`, `Any` over any set
-//! of axes, and `ArgMax`/`ArgMin` along one axis.
+//! of axes, `ArgMax`/`ArgMin` along one axis, and the running sum `Cumsum`.
 //!
 //! Every reduction is brought down to one primitive over a row-major block
 //! `[outer, len, inner]` reduced over `len`: adjacent axes that are both
@@ -15,11 +15,12 @@
 //!
 //! Files: `axes` checks the axes and runs the passes, `lanes` holds the
 //! vectorized folding loops, and the kernels are grouped by family: `sums`
-//! (Sum, Prod, Mean), `min_max` (Max, Min, ArgMax, ArgMin) and `logical`
-//! (All, Any). This file registers them and defines the element traits and
-//! the `Fold` interface they share.
+//! (Sum, Prod, Mean), `min_max` (Max, Min, ArgMax, ArgMin), `logical`
+//! (All, Any) and `cumulative` (Cumsum, a running sum). This file registers
+//! them and defines the element traits and the `Fold` interface they share.
 
 mod axes;
+mod cumulative;
 pub(super) mod lanes;
 mod logical;
 pub(super) mod min_max;
@@ -28,6 +29,7 @@ pub(super) mod sums;
 use super::{OpDef, Registry};
 use crate::dtype::Element;
 
+use cumulative::cumsum;
 use logical::{all, any};
 use min_max::{arg_max, arg_min, max, min};
 use sums::{mean, prod, sum};
@@ -68,6 +70,15 @@ pub(super) fn register(r: &mut Registry) {
             inputs: &["input", "dimension"],
             attrs: &["output_type"],
             kernel: arg_min,
+        },
+        &[],
+    );
+    r.add(
+        OpDef {
+            name: "Cumsum",
+            inputs: &["x", "axis"],
+            attrs: &["exclusive", "reverse"],
+            kernel: cumsum,
         },
         &[],
     );
