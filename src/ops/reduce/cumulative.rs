@@ -2,7 +2,7 @@
 //! the addition of `AddN` (IEEE for floats, wrapping for integers).
 
 use crate::error::{Error, Result};
-use crate::ops::math::Accumulate;
+use crate::ops::math::add_n::Accumulate;
 use crate::ops::{KernelOutputs, OpContext, int_values, normalize_axis};
 use crate::tensor::{Tensor, num_elements};
 
