@@ -5,7 +5,9 @@
 pub mod dtype;
 pub mod error;
 pub mod handles;
+pub mod memory;
 pub mod ops;
+pub mod pool;
 pub mod session;
 pub mod tensor;
 
@@ -13,9 +15,10 @@ mod jni;
 
 pub use dtype::{DataType, Element};
 pub use error::{Error, Result};
+pub use memory::MemoryAccount;
 pub use ops::{AttrValue, Attrs, Registry};
 pub use session::{FreeReason, Outputs, Session, SessionOptions, SessionStats};
-pub use tensor::{MemoryAccount, Tensor};
+pub use tensor::Tensor;
 
 /// The library's version, as Java reports it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

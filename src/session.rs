@@ -9,8 +9,9 @@ use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
 use crate::handles::{HandleTable, REMOVE_KINDS};
+use crate::memory::MemoryAccount;
 use crate::ops::{Attrs, Registry};
-use crate::tensor::{MemoryAccount, Tensor};
+use crate::tensor::Tensor;
 
 /// Why a tensor is freed; each reason has its own counter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,14 +1,16 @@
 //! Tensors: a dtype, a shape and a shared, contiguous row-major buffer whose
-//! bytes are accounted exactly once, however many tensors share it.
+//! bytes are accounted exactly once, however many tensors share it. The
+//! accounting itself lives in `memory`, buffer reuse in `pool`.
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use ndarray::{ArrayViewD, IxDyn};
 
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
+use crate::memory::{BufferGuard, MemoryAccount};
+use crate::pool;
 
 /// Typed element storage of one buffer.
 #[derive(Clone, PartialEq)]
@@ -48,7 +50,7 @@ impl Storage {
         self.len() == 0
     }
 
-    fn capacity_bytes(&self) -> usize {
+    pub(crate) fn capacity_bytes(&self) -> usize {
         let cap = match self {
             Storage::F32(v) => v.capacity(),
             Storage::F64(v) => v.capacity(),
@@ -58,173 +60,6 @@ impl Storage {
             Storage::Bool(v) => v.capacity(),
         };
         cap * self.dtype().size()
-    }
-}
-
-/// Process-wide counters behind `NativeMemory`.
-pub struct GlobalMemory {
-    live_bytes: AtomicU64,
-    peak_bytes: AtomicU64,
-}
-
-static GLOBAL: GlobalMemory = GlobalMemory {
-    live_bytes: AtomicU64::new(0),
-    peak_bytes: AtomicU64::new(0),
-};
-
-impl GlobalMemory {
-    pub fn get() -> &'static GlobalMemory {
-        &GLOBAL
-    }
-    pub fn live_bytes(&self) -> u64 {
-        self.live_bytes.load(Ordering::Relaxed)
-    }
-    pub fn peak_bytes(&self) -> u64 {
-        self.peak_bytes.load(Ordering::Relaxed)
-    }
-    /// Tensors held by every session, summed over their handle tables on
-    /// demand (a rare read) instead of a shared counter bumped by every op.
-    pub fn live_tensors(&self) -> u64 {
-        crate::session::live_tensors_everywhere()
-    }
-}
-
-/// One owner's byte account (a session, or the pool of standalone tensors):
-/// live and peak bytes, and an optional hard limit checked before allocating.
-pub struct MemoryAccount {
-    live_bytes: AtomicU64,
-    peak_bytes: AtomicU64,
-    /// Every byte ever allocated: the clock that rate-limits GC requests.
-    /// Kept only when `clocked` (the owner signals memory pressure), which
-    /// spares every other op an atomic read-modify-write.
-    allocated_bytes: AtomicU64,
-    clocked: bool,
-    limit: Option<u64>,
-}
-
-impl fmt::Debug for MemoryAccount {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("MemoryAccount")
-            .field("live_bytes", &self.live_bytes())
-            .field("peak_bytes", &self.peak_bytes())
-            .field("limit", &self.limit)
-            .finish()
-    }
-}
-
-impl MemoryAccount {
-    pub fn new(limit: Option<u64>) -> Arc<MemoryAccount> {
-        Self::with_clock(limit, true)
-    }
-
-    /// An account that keeps [`allocated_bytes`](Self::allocated_bytes) only
-    /// if `clocked` (otherwise it stays 0).
-    pub fn with_clock(limit: Option<u64>, clocked: bool) -> Arc<MemoryAccount> {
-        Arc::new(MemoryAccount {
-            live_bytes: AtomicU64::new(0),
-            peak_bytes: AtomicU64::new(0),
-            allocated_bytes: AtomicU64::new(0),
-            clocked,
-            limit,
-        })
-    }
-
-    pub fn live_bytes(&self) -> u64 {
-        self.live_bytes.load(Ordering::Relaxed)
-    }
-
-    pub fn peak_bytes(&self) -> u64 {
-        self.peak_bytes.load(Ordering::Relaxed)
-    }
-
-    /// Bytes allocated over the account's life (0 for an unclocked account).
-    pub fn allocated_bytes(&self) -> u64 {
-        self.allocated_bytes.load(Ordering::Relaxed)
-    }
-
-    pub fn limit(&self) -> Option<u64> {
-        self.limit
-    }
-
-    /// Counts `bytes` against this account (failing past the limit) and the
-    /// process; the returned guard gives them back when dropped.
-    pub fn reserve(self: &Arc<Self>, bytes: u64) -> Result<BufferGuard> {
-        match self.limit {
-            // No limit: one atomic add, no retry loop (this is on every op's path).
-            None => {
-                let before = self.live_bytes.fetch_add(bytes, Ordering::Relaxed);
-                if before.checked_add(bytes).is_none() {
-                    self.live_bytes.fetch_sub(bytes, Ordering::Relaxed);
-                    return Err(Error::MemoryExhausted {
-                        requested: bytes,
-                        live: before,
-                        limit: None,
-                    });
-                }
-            }
-            Some(limit) => {
-                let mut live = self.live_bytes.load(Ordering::Relaxed);
-                loop {
-                    let next = live.checked_add(bytes).filter(|&n| n <= limit).ok_or(
-                        Error::MemoryExhausted {
-                            requested: bytes,
-                            live,
-                            limit: Some(limit),
-                        },
-                    )?;
-                    match self.live_bytes.compare_exchange_weak(
-                        live,
-                        next,
-                        Ordering::Relaxed,
-                        Ordering::Relaxed,
-                    ) {
-                        Ok(_) => break,
-                        Err(actual) => live = actual,
-                    }
-                }
-            }
-        }
-        GLOBAL.live_bytes.fetch_add(bytes, Ordering::Relaxed);
-        Ok(BufferGuard {
-            bytes,
-            account: Arc::clone(self),
-        })
-    }
-}
-
-/// Bytes counted against an account for as long as it lives.
-pub struct BufferGuard {
-    bytes: u64,
-    account: Arc<MemoryAccount>,
-}
-
-impl BufferGuard {
-    /// Records the peaks once the memory really exists, so a reservation that
-    /// the allocator refuses never shows up as a peak.
-    fn allocated(&self) {
-        if self.account.clocked {
-            self.account
-                .allocated_bytes
-                .fetch_add(self.bytes, Ordering::Relaxed);
-        }
-        // Plain loads first: a new peak is rare, a read-modify-write on every op is not.
-        let live = self.account.live_bytes();
-        if live > self.account.peak_bytes() {
-            self.account.peak_bytes.fetch_max(live, Ordering::Relaxed);
-        }
-        let global = GLOBAL.live_bytes();
-        if global > GLOBAL.peak_bytes() {
-            GLOBAL.peak_bytes.fetch_max(global, Ordering::Relaxed);
-        }
-    }
-}
-
-impl Drop for BufferGuard {
-    fn drop(&mut self) {
-        self.account
-            .live_bytes
-            .fetch_sub(self.bytes, Ordering::Relaxed);
-        GLOBAL.live_bytes.fetch_sub(self.bytes, Ordering::Relaxed);
     }
 }
 
@@ -239,79 +74,6 @@ impl Drop for Buffer {
     fn drop(&mut self) {
         let storage = std::mem::replace(&mut self.storage, Storage::U8(Vec::new()));
         pool::recycle(storage);
-    }
-}
-
-/// A bounded pool of large freed buffers, bucketed by dtype and power-of-two
-/// capacity. Reused pages are already faulted in, which is what makes a new
-/// output of a streaming op as cheap as writing into an existing array.
-pub mod pool {
-    use super::Storage;
-    use crate::dtype::{DataType, Element};
-    use std::collections::HashMap;
-    use std::sync::Mutex;
-    use std::sync::atomic::{AtomicU64, Ordering};
-
-    /// Buffers smaller than this come from the ordinary allocator.
-    pub const MIN_POOLED_BYTES: usize = 1 << 20;
-    /// Idle bytes the pool may hold.
-    pub const MAX_IDLE_BYTES: u64 = 256 << 20;
-    /// Idle buffers per bucket.
-    const MAX_PER_BUCKET: usize = 4;
-
-    type Buckets = HashMap<(DataType, usize), Vec<Storage>>;
-    static IDLE: Mutex<Option<Buckets>> = Mutex::new(None);
-    static IDLE_BYTES: AtomicU64 = AtomicU64::new(0);
-
-    pub fn idle_bytes() -> u64 {
-        IDLE_BYTES.load(Ordering::Relaxed)
-    }
-
-    /// The capacity to reserve for `n` elements of `T`: a power of two for
-    /// pooled sizes (untouched tail pages never become resident).
-    pub fn capacity_for<T: Element>(n: usize) -> usize {
-        if n.saturating_mul(T::DTYPE.size()) >= MIN_POOLED_BYTES {
-            n.checked_next_power_of_two().unwrap_or(n)
-        } else {
-            n
-        }
-    }
-
-    /// A pooled vector with room for `n` elements, its old contents kept.
-    pub fn take<T: Element>(n: usize) -> Option<Vec<T>> {
-        let cap = capacity_for::<T>(n);
-        if cap == n && n.saturating_mul(T::DTYPE.size()) < MIN_POOLED_BYTES {
-            return None;
-        }
-        let storage = {
-            let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
-            idle.as_mut()?.get_mut(&(T::DTYPE, cap))?.pop()?
-        };
-        IDLE_BYTES.fetch_sub((cap * T::DTYPE.size()) as u64, Ordering::Relaxed);
-        T::from_storage(storage)
-    }
-
-    pub(super) fn recycle(storage: Storage) {
-        let bytes = storage.capacity_bytes();
-        if bytes < MIN_POOLED_BYTES {
-            return;
-        }
-        let cap = bytes / storage.dtype().size();
-        if !cap.is_power_of_two() {
-            return;
-        }
-        if IDLE_BYTES.load(Ordering::Relaxed) + bytes as u64 > MAX_IDLE_BYTES {
-            return;
-        }
-        let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
-        let bucket = idle
-            .get_or_insert_with(HashMap::new)
-            .entry((storage.dtype(), cap))
-            .or_default();
-        if bucket.len() < MAX_PER_BUCKET {
-            bucket.push(storage);
-            IDLE_BYTES.fetch_add(bytes as u64, Ordering::Relaxed);
-        }
     }
 }
 

@@ -10,9 +10,10 @@ use jni::sys::{jboolean, jint, jlong};
 
 use super::{Failure, boundary, dims, long_array, session_from_raw, session_into_raw, session_ref};
 use crate::error::Error;
+use crate::memory::GlobalMemory;
 use crate::ops::{Attrs, Registry, interned};
+use crate::pool;
 use crate::session::{FreeReason, Session, SessionOptions, SessionStats};
-use crate::tensor::{GlobalMemory, pool};
 
 fn stats_array(s: &SessionStats) -> [i64; 8] {
     [

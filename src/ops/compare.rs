@@ -7,7 +7,7 @@
 
 use super::KernelOutputs;
 use super::broadcast::{binary_map, broadcast_inputs, broadcast_shapes, unary_map};
-use super::math::{broadcast3, ternary_map};
+use super::math::ternary::{broadcast3, ternary_map};
 use super::{OpContext, OpDef, Registry};
 use crate::dtype::DataType;
 use crate::error::Result;

@@ -8,6 +8,7 @@ mod compare;
 mod linalg;
 mod math;
 mod nn;
+mod parallel;
 mod random;
 mod reduce;
 mod shape;
@@ -19,7 +20,8 @@ pub use attrs::{AttrValue, Attrs, interned};
 
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
-use crate::tensor::{Allocation, MemoryAccount, Tensor};
+use crate::memory::MemoryAccount;
+use crate::tensor::{Allocation, Tensor};
 
 /// A kernel's outputs; one or two need no heap allocation.
 pub type KernelOutputs = smallvec::SmallVec<[Tensor; 2]>;

@@ -7,7 +7,11 @@
 
 use super::KernelOutputs;
 use super::broadcast::{broadcast_shapes, unary_map};
-use super::reduce::{Fold, MaxF, Num, SumSqF, fold, fold_par, par_chunks, threads, worth_threads};
+use super::parallel::{par_chunks, threads, worth_threads};
+use super::reduce::lanes::{fold, fold_par};
+use super::reduce::min_max::MaxF;
+use super::reduce::sums::SumSqF;
+use super::reduce::{Fold, Num};
 use super::{OpContext, OpDef, Registry};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};

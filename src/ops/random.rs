@@ -15,7 +15,7 @@ use super::KernelOutputs;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::reduce::{par_chunks, threads, worth_threads};
+use super::parallel::{par_chunks, threads, worth_threads};
 use super::{OpContext, OpDef, Registry, int_values};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};

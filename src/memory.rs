@@ -1,0 +1,177 @@
+//! Byte accounting: every tensor buffer's bytes are counted against one
+//! owner's [`MemoryAccount`] (a session, or the account of standalone tensors)
+//! and against the process-wide [`GlobalMemory`], for as long as the buffer's
+//! [`BufferGuard`] lives.
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::error::{Error, Result};
+
+/// Process-wide counters behind `NativeMemory`.
+pub struct GlobalMemory {
+    live_bytes: AtomicU64,
+    peak_bytes: AtomicU64,
+}
+
+static GLOBAL: GlobalMemory = GlobalMemory {
+    live_bytes: AtomicU64::new(0),
+    peak_bytes: AtomicU64::new(0),
+};
+
+impl GlobalMemory {
+    pub fn get() -> &'static GlobalMemory {
+        &GLOBAL
+    }
+    pub fn live_bytes(&self) -> u64 {
+        self.live_bytes.load(Ordering::Relaxed)
+    }
+    pub fn peak_bytes(&self) -> u64 {
+        self.peak_bytes.load(Ordering::Relaxed)
+    }
+    /// Tensors held by every session, summed over their handle tables on
+    /// demand (a rare read) instead of a shared counter bumped by every op.
+    pub fn live_tensors(&self) -> u64 {
+        crate::session::live_tensors_everywhere()
+    }
+}
+
+/// One owner's byte account (a session, or the pool of standalone tensors):
+/// live and peak bytes, and an optional hard limit checked before allocating.
+pub struct MemoryAccount {
+    live_bytes: AtomicU64,
+    peak_bytes: AtomicU64,
+    /// Every byte ever allocated: the clock that rate-limits GC requests.
+    /// Kept only when `clocked` (the owner signals memory pressure), which
+    /// spares every other op an atomic read-modify-write.
+    allocated_bytes: AtomicU64,
+    clocked: bool,
+    limit: Option<u64>,
+}
+
+impl fmt::Debug for MemoryAccount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MemoryAccount")
+            .field("live_bytes", &self.live_bytes())
+            .field("peak_bytes", &self.peak_bytes())
+            .field("limit", &self.limit)
+            .finish()
+    }
+}
+
+impl MemoryAccount {
+    pub fn new(limit: Option<u64>) -> Arc<MemoryAccount> {
+        Self::with_clock(limit, true)
+    }
+
+    /// An account that keeps [`allocated_bytes`](Self::allocated_bytes) only
+    /// if `clocked` (otherwise it stays 0).
+    pub fn with_clock(limit: Option<u64>, clocked: bool) -> Arc<MemoryAccount> {
+        Arc::new(MemoryAccount {
+            live_bytes: AtomicU64::new(0),
+            peak_bytes: AtomicU64::new(0),
+            allocated_bytes: AtomicU64::new(0),
+            clocked,
+            limit,
+        })
+    }
+
+    pub fn live_bytes(&self) -> u64 {
+        self.live_bytes.load(Ordering::Relaxed)
+    }
+
+    pub fn peak_bytes(&self) -> u64 {
+        self.peak_bytes.load(Ordering::Relaxed)
+    }
+
+    /// Bytes allocated over the account's life (0 for an unclocked account).
+    pub fn allocated_bytes(&self) -> u64 {
+        self.allocated_bytes.load(Ordering::Relaxed)
+    }
+
+    pub fn limit(&self) -> Option<u64> {
+        self.limit
+    }
+
+    /// Counts `bytes` against this account (failing past the limit) and the
+    /// process; the returned guard gives them back when dropped.
+    pub fn reserve(self: &Arc<Self>, bytes: u64) -> Result<BufferGuard> {
+        match self.limit {
+            // No limit: one atomic add, no retry loop (this is on every op's path).
+            None => {
+                let before = self.live_bytes.fetch_add(bytes, Ordering::Relaxed);
+                if before.checked_add(bytes).is_none() {
+                    self.live_bytes.fetch_sub(bytes, Ordering::Relaxed);
+                    return Err(Error::MemoryExhausted {
+                        requested: bytes,
+                        live: before,
+                        limit: None,
+                    });
+                }
+            }
+            Some(limit) => {
+                let mut live = self.live_bytes.load(Ordering::Relaxed);
+                loop {
+                    let next = live.checked_add(bytes).filter(|&n| n <= limit).ok_or(
+                        Error::MemoryExhausted {
+                            requested: bytes,
+                            live,
+                            limit: Some(limit),
+                        },
+                    )?;
+                    match self.live_bytes.compare_exchange_weak(
+                        live,
+                        next,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    ) {
+                        Ok(_) => break,
+                        Err(actual) => live = actual,
+                    }
+                }
+            }
+        }
+        GLOBAL.live_bytes.fetch_add(bytes, Ordering::Relaxed);
+        Ok(BufferGuard {
+            bytes,
+            account: Arc::clone(self),
+        })
+    }
+}
+
+/// Bytes counted against an account for as long as it lives.
+pub struct BufferGuard {
+    bytes: u64,
+    account: Arc<MemoryAccount>,
+}
+
+impl BufferGuard {
+    /// Records the peaks once the memory really exists, so a reservation that
+    /// the allocator refuses never shows up as a peak.
+    pub(crate) fn allocated(&self) {
+        if self.account.clocked {
+            self.account
+                .allocated_bytes
+                .fetch_add(self.bytes, Ordering::Relaxed);
+        }
+        // Plain loads first: a new peak is rare, a read-modify-write on every op is not.
+        let live = self.account.live_bytes();
+        if live > self.account.peak_bytes() {
+            self.account.peak_bytes.fetch_max(live, Ordering::Relaxed);
+        }
+        let global = GLOBAL.live_bytes();
+        if global > GLOBAL.peak_bytes() {
+            GLOBAL.peak_bytes.fetch_max(global, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Drop for BufferGuard {
+    fn drop(&mut self) {
+        self.account
+            .live_bytes
+            .fetch_sub(self.bytes, Ordering::Relaxed);
+        GLOBAL.live_bytes.fetch_sub(self.bytes, Ordering::Relaxed);
+    }
+}

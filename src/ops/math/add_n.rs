@@ -1,0 +1,86 @@
+//! `AddN`: the element-wise sum of one or more tensors of one shape, and
+//! the `Accumulate` addition it shares with `Cumsum`.
+
+use crate::dtype::{DataType, Element};
+use crate::error::{Error, Result};
+use crate::ops::broadcast::fill_indexed;
+use crate::ops::{KernelOutputs, OpContext};
+use crate::tensor::{Tensor, num_elements};
+
+/// Addition as the numeric kernels do it: IEEE for floats, wrapping for ints.
+pub(in crate::ops) trait Accumulate: Element {
+    fn accumulate(self, other: Self) -> Self;
+}
+
+macro_rules! accumulate {
+    ($($t:ty: $f:expr),*) => {
+        $(impl Accumulate for $t {
+            fn accumulate(self, other: Self) -> Self {
+                $f(self, other)
+            }
+        })*
+    };
+}
+
+accumulate!(
+    f32: |a: f32, b: f32| a + b,
+    f64: |a: f64, b: f64| a + b,
+    i32: i32::wrapping_add,
+    i64: i64::wrapping_add,
+    u8: u8::wrapping_add
+);
+
+/// The element-wise sum of one or more tensors of one dtype and shape (no
+/// broadcasting, as in TensorFlow). A single input is returned as is.
+pub(super) fn add_n(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
+    let inputs = ctx.list(0);
+    let first = match inputs.first() {
+        Some(t) => t,
+        None => return Err(Error::invalid("needs at least one input in 'inputs'")),
+    };
+    for (i, t) in inputs.iter().enumerate().skip(1) {
+        if t.dtype() != first.dtype() {
+            return Err(Error::invalid(format!(
+                "all inputs must have the same dtype, but inputs[0] is {} and inputs[{i}] is {}",
+                first.dtype(),
+                t.dtype()
+            )));
+        }
+        if t.shape() != first.shape() {
+            return Err(Error::invalid(format!(
+                "all inputs must have the same shape, but inputs[0] has shape {:?} and inputs[{i}] has shape {:?}",
+                first.shape(),
+                t.shape()
+            )));
+        }
+    }
+    if first.dtype() == DataType::Bool {
+        return Err(ctx.unsupported_dtype(0));
+    }
+    if inputs.len() == 1 {
+        return Ok(smallvec::smallvec![first.as_ref().clone()]);
+    }
+    let out = crate::with_numeric_dtype!(first.dtype(), T => sum_all::<T>(ctx, inputs, first.shape())?,
+        bool => return Err(ctx.unsupported_dtype(0)));
+    Ok(smallvec::smallvec![out])
+}
+
+fn sum_all<T: Accumulate>(
+    ctx: &OpContext<'_>,
+    inputs: &[std::sync::Arc<Tensor>],
+    shape: &[usize],
+) -> Result<Tensor> {
+    let slices = inputs
+        .iter()
+        .map(|t| t.as_slice::<T>())
+        .collect::<Result<Vec<_>>>()?;
+    let n = num_elements(shape)?;
+    let mut out = ctx.alloc_initialized::<T>(n)?;
+    // Each slice has `n` elements (shapes were checked equal).
+    fill_indexed(&mut out.data, |i| {
+        let mut values = slices.iter().filter_map(|s| s.get(i).copied());
+        let first = values.next().unwrap_or_default();
+        values.fold(first, T::accumulate)
+    });
+    out.into_tensor(shape.to_vec())
+}

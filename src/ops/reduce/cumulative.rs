@@ -1,0 +1,71 @@
+//! Cumulative reductions: `Cumsum`, a running sum along one axis, with
+//! the addition of `AddN` (IEEE for floats, wrapping for integers).
+
+use crate::error::{Error, Result};
+use crate::ops::math::add_n::Accumulate;
+use crate::ops::{KernelOutputs, OpContext, int_values, normalize_axis};
+use crate::tensor::{Tensor, num_elements};
+
+/// Cumulative sum along a scalar `axis`; `exclusive` shifts by one (the first
+/// element is 0) and `reverse` sums from the end.
+pub(super) fn cumsum(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
+    let x = ctx.input(0);
+    let axis_t = ctx.input(1);
+    if axis_t.rank() != 0 {
+        return Err(Error::invalid(format!(
+            "input 'axis' must be a scalar but has shape {:?}",
+            axis_t.shape()
+        )));
+    }
+    let axis = match int_values(ctx, 1)?.first() {
+        Some(&a) => normalize_axis(a, x.rank(), "axis")?,
+        None => return Err(Error::invalid("input 'axis' is empty")),
+    };
+    let exclusive = ctx.attrs.bool("exclusive", false)?;
+    let reverse = ctx.attrs.bool("reverse", false)?;
+    let out = crate::with_numeric_dtype!(x.dtype(), T => scan::<T>(ctx, x, axis, exclusive, reverse)?,
+        bool => return Err(ctx.unsupported_dtype(0)));
+    Ok(smallvec::smallvec![out])
+}
+
+fn scan<T: Accumulate>(
+    ctx: &OpContext<'_>,
+    x: &Tensor,
+    axis: usize,
+    exclusive: bool,
+    reverse: bool,
+) -> Result<Tensor> {
+    let xs = x.as_slice::<T>()?;
+    let shape = x.shape();
+    let len = shape.get(axis).copied().unwrap_or(1);
+    let inner = num_elements(shape.get(axis + 1..).unwrap_or(&[]))?;
+    let mut out = ctx.alloc_initialized::<T>(xs.len())?;
+    // The tensor is `outer` blocks of `len * inner`; each (block, inner
+    // offset) pair is one independent running sum with stride `inner`.
+    let block = len.saturating_mul(inner);
+    if block > 0 {
+        for (src, dst) in xs.chunks(block).zip(out.data.chunks_mut(block)) {
+            for i in 0..inner {
+                let lane = (0..len).map(|k| k * inner + i);
+                let mut acc = T::default();
+                let mut step = |j: usize| {
+                    if let (Some(&v), Some(o)) = (src.get(j), dst.get_mut(j)) {
+                        if exclusive {
+                            *o = acc;
+                            acc = acc.accumulate(v);
+                        } else {
+                            acc = acc.accumulate(v);
+                            *o = acc;
+                        }
+                    }
+                };
+                if reverse {
+                    lane.rev().for_each(&mut step);
+                } else {
+                    lane.for_each(&mut step);
+                }
+            }
+        }
+    }
+    out.into_tensor(shape.to_vec())
+}

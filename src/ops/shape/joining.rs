@@ -1,0 +1,255 @@
+//! Copies that assemble one tensor from several, or from repeats of one:
+//! `ConcatV2`, `Pack`, `Tile`, and `BroadcastTo` (a tiling of its input).
+
+use std::sync::Arc;
+
+use super::{check_rank, chunk, int_scalar, int_vector, internal, shape_arg};
+use crate::bail;
+use crate::dtype::{DataType, Element};
+use crate::error::{Error, Result};
+use crate::ops::{KernelOutputs, OpContext, normalize_axis};
+use crate::tensor::{self, Tensor};
+use crate::with_dtype;
+
+/// The first tensor of a non-empty list whose tensors share one dtype.
+fn list_head(values: &[Arc<Tensor>]) -> Result<&Tensor> {
+    let Some(first) = values.first() else {
+        bail!("values must hold at least one tensor");
+    };
+    if let Some((i, v)) = values
+        .iter()
+        .enumerate()
+        .find(|(_, v)| v.dtype() != first.dtype())
+    {
+        bail!(
+            "values[{i}] has dtype {} but values[0] has dtype {}",
+            v.dtype(),
+            first.dtype()
+        );
+    }
+    Ok(first)
+}
+
+pub(super) fn concat(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
+    let values = ctx.list(0);
+    let first = list_head(values)?;
+    let axis = int_scalar(ctx, 1)?;
+    let rank = first.rank();
+    if rank == 0 {
+        bail!("cannot concatenate scalars (values[0] has shape []); use Pack");
+    }
+    let axis = normalize_axis(axis, rank, "axis")?;
+    let mut out_shape = first.shape().to_vec();
+    out_shape[axis] = 0;
+    for (i, v) in values.iter().enumerate() {
+        let matches = v.rank() == rank
+            && v.shape()
+                .iter()
+                .zip(first.shape())
+                .enumerate()
+                .all(|(d, (a, b))| d == axis || a == b);
+        if !matches {
+            bail!(
+                "values[{i}] has shape {:?}, which does not match values[0]'s shape {:?} \
+                 outside dimension {axis}",
+                v.shape(),
+                first.shape()
+            );
+        }
+        out_shape[axis] = out_shape[axis]
+            .checked_add(v.shape()[axis])
+            .ok_or_else(|| internal("concatenated size overflow"))?;
+    }
+    if values.len() == 1 {
+        return Ok(smallvec::smallvec![first.clone()]);
+    }
+    let outer = tensor::num_elements(&first.shape()[..axis])?;
+    let inner = tensor::num_elements(&first.shape()[axis + 1..])?;
+    let blocks = values
+        .iter()
+        .map(|v| v.shape()[axis].checked_mul(inner))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| internal("block size overflow"))?;
+    Ok(smallvec::smallvec![interleave(
+        ctx, values, &blocks, outer, out_shape
+    )?])
+}
+
+/// For each of `outer` steps, block `i` of each input `i` in turn: the copy
+/// behind ConcatV2 and Pack.
+fn interleave(
+    ctx: &OpContext<'_>,
+    values: &[Arc<Tensor>],
+    blocks: &[usize],
+    outer: usize,
+    shape: Vec<usize>,
+) -> Result<Tensor> {
+    let dtype = values.first().map_or(DataType::Float, |v| v.dtype());
+    with_dtype!(dtype, T => {
+        let parts = values
+            .iter()
+            .map(|v| v.as_slice::<T>())
+            .collect::<Result<Vec<_>>>()?;
+        let n = tensor::num_elements(&shape)?;
+        let mut out = ctx.alloc::<T>(n)?;
+        // outer * sum(blocks) == n, so a non-empty output bounds the loop.
+        if n > 0 {
+            for o in 0..outer {
+                for (src, &b) in parts.iter().zip(blocks) {
+                    out.data.extend_from_slice(chunk(src, o * b, b)?);
+                }
+            }
+        }
+        out.into_tensor(shape)
+    })
+}
+
+pub(super) fn pack(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
+    let values = ctx.list(0);
+    let first = list_head(values)?;
+    for (i, v) in values.iter().enumerate() {
+        if v.shape() != first.shape() {
+            bail!(
+                "values[{i}] has shape {:?} but values[0] has shape {:?}; all must match",
+                v.shape(),
+                first.shape()
+            );
+        }
+    }
+    let rank = first.rank();
+    check_rank(rank + 1, "the output")?;
+    let axis = normalize_axis(ctx.attrs.int("axis", 0)?, rank + 1, "axis")?;
+    let mut out_shape = first.shape().to_vec();
+    out_shape.insert(axis, values.len());
+    let outer = tensor::num_elements(&first.shape()[..axis])?;
+    let block = tensor::num_elements(&first.shape()[axis..])?;
+    let blocks = vec![block; values.len()];
+    Ok(smallvec::smallvec![interleave(
+        ctx, values, &blocks, outer, out_shape
+    )?])
+}
+
+pub(super) fn tile(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
+    let input = ctx.input(0);
+    let multiples = int_vector(ctx, 1)?;
+    let shape = input.shape();
+    if multiples.len() != shape.len() {
+        bail!(
+            "multiples has {} entries but input has shape {shape:?}; one per dimension is needed",
+            multiples.len()
+        );
+    }
+    let mut reps = Vec::with_capacity(shape.len());
+    let mut out_shape = Vec::with_capacity(shape.len());
+    for (d, (&m, &s)) in multiples.iter().zip(shape).enumerate() {
+        let m = usize::try_from(m)
+            .map_err(|_| Error::invalid(format!("multiples[{d}] = {m} must be non-negative")))?;
+        out_shape.push(s.checked_mul(m).ok_or_else(|| {
+            Error::invalid(format!(
+                "tiling shape {shape:?} by {multiples:?} has too many elements"
+            ))
+        })?);
+        reps.push(m);
+    }
+    if reps.iter().all(|&m| m == 1) {
+        return Ok(smallvec::smallvec![input.clone()]);
+    }
+    Ok(smallvec::smallvec![tile_copy(
+        ctx, input, shape, &reps, out_shape
+    )?])
+}
+
+/// `input` (viewed as `shape`) repeated `reps[d]` times along each axis `d`.
+fn tile_copy(
+    ctx: &OpContext<'_>,
+    input: &Tensor,
+    shape: &[usize],
+    reps: &[usize],
+    out_shape: Vec<usize>,
+) -> Result<Tensor> {
+    with_dtype!(input.dtype(), T => tile_typed::<T>(ctx, input.as_slice()?, shape, reps, out_shape))
+}
+
+fn tile_typed<T: Element>(
+    ctx: &OpContext<'_>,
+    src: &[T],
+    shape: &[usize],
+    reps: &[usize],
+    out_shape: Vec<usize>,
+) -> Result<Tensor> {
+    let n = tensor::num_elements(&out_shape)?;
+    let mut out = ctx.alloc::<T>(n)?;
+    if n == 0 {
+        return out.into_tensor(out_shape);
+    }
+    let (Some((&row, dims)), Some((&row_reps, dim_reps))) = (shape.split_last(), reps.split_last())
+    else {
+        // A scalar: nothing to repeat.
+        out.data.extend_from_slice(src);
+        return out.into_tensor(out_shape);
+    };
+    // Walk the input's rows in order, writing each row `row_reps` times.
+    // When an axis has gone through its whole extent once, the block written
+    // since it started is its first copy: append the other copies of it.
+    let mut idx = vec![0usize; dims.len()];
+    let mut starts = vec![0usize; dims.len()];
+    let mut offset = 0usize;
+    'rows: loop {
+        let r = chunk(src, offset, row)?;
+        for _ in 0..row_reps {
+            out.data.extend_from_slice(r);
+        }
+        offset += row;
+        let mut d = dims.len();
+        loop {
+            if d == 0 {
+                break 'rows;
+            }
+            d -= 1;
+            idx[d] += 1;
+            if idx[d] < dims[d] {
+                break;
+            }
+            idx[d] = 0;
+            let block = starts[d]..out.data.len();
+            for _ in 1..dim_reps[d] {
+                out.data.extend_from_within(block.clone());
+            }
+        }
+        let len = out.data.len();
+        for s in &mut starts[d + 1..] {
+            *s = len;
+        }
+    }
+    out.into_tensor(out_shape)
+}
+
+pub(super) fn broadcast_to(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
+    let input = ctx.input(0);
+    let target = shape_arg(ctx, 1)?;
+    let shape = input.shape();
+    if target == shape {
+        return Ok(smallvec::smallvec![input.clone()]);
+    }
+    let cannot = || {
+        Error::invalid(format!(
+            "cannot broadcast a tensor of shape {shape:?} to shape {target:?}"
+        ))
+    };
+    let lead = target.len().checked_sub(shape.len()).ok_or_else(cannot)?;
+    // The input's shape padded with leading ones, and how often to repeat each axis.
+    let mut padded = vec![1usize; lead];
+    padded.extend_from_slice(shape);
+    let reps = padded
+        .iter()
+        .zip(&target)
+        .map(|(&s, &t)| match s {
+            _ if s == t => Ok(1),
+            1 => Ok(t),
+            _ => Err(cannot()),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(smallvec::smallvec![tile_copy(
+        ctx, input, &padded, &reps, target
+    )?])
+}

@@ -1,0 +1,169 @@
+//! Shape ops, one file per family, the way TensorFlow groups its array
+//! kernels: `views` (Identity, Reshape, ExpandDims, Squeeze, Shape, Size,
+//! Rank: no copy), `fills` (Const, Fill, ZerosLike, OnesLike, Range),
+//! `selection` (Slice, StridedSlice, Split, Unpack, GatherV2, most of them
+//! through the strided copy in `strided`), `joining` (ConcatV2, Pack, Tile,
+//! BroadcastTo), `one_hot` and `transpose`. This file registers them and
+//! holds the argument helpers they share.
+//!
+//! Every size that comes from a user is checked before anything is allocated,
+//! and loops over outer dimensions run only when the output is non-empty, so
+//! their trip counts are bounded by the output's (accounted) size.
+
+mod fills;
+mod joining;
+mod one_hot;
+mod selection;
+mod strided;
+mod transpose;
+mod views;
+
+use super::{Kernel, OpContext, OpDef, Registry, int_values};
+use crate::bail;
+use crate::error::{Error, Result};
+use crate::tensor::{self, Tensor};
+
+use fills::{constant, fill, ones_like, range, zeros_like};
+use joining::{broadcast_to, concat, pack, tile};
+use one_hot::one_hot;
+use selection::{gather, slice, split, strided_slice, unpack};
+use transpose::transpose;
+use views::{expand_dims, identity, rank, reshape, shape, size, squeeze};
+
+/// TensorFlow's limit on a tensor's rank (`TensorShape::MaxDimensions`).
+const MAX_RANK: usize = 254;
+
+pub(super) fn register(r: &mut Registry) {
+    let mut add = |name: &'static str,
+                   inputs: &'static [&'static str],
+                   attrs: &'static [&'static str],
+                   kernel: Kernel| {
+        r.add(
+            OpDef {
+                name,
+                inputs,
+                attrs,
+                kernel,
+            },
+            &[],
+        )
+    };
+    add("Const", &[], &["value", "dtype"], constant);
+    add("Identity", &["input"], &[], identity);
+    add("StopGradient", &["input"], &[], identity);
+    add("Reshape", &["tensor", "shape"], &[], reshape);
+    add("Shape", &["input"], &["out_type"], shape);
+    add("Size", &["input"], &["out_type"], size);
+    add("Rank", &["input"], &[], rank);
+    add("Fill", &["dims", "value"], &[], fill);
+    add("ZerosLike", &["x"], &[], zeros_like);
+    add("OnesLike", &["x"], &[], ones_like);
+    add("ExpandDims", &["input", "axis"], &[], expand_dims);
+    add("Squeeze", &["input"], &["squeeze_dims"], squeeze);
+    add("Slice", &["input", "begin", "size"], &[], slice);
+    add(
+        "StridedSlice",
+        &["input", "begin", "end", "strides"],
+        &[
+            "begin_mask",
+            "end_mask",
+            "ellipsis_mask",
+            "new_axis_mask",
+            "shrink_axis_mask",
+        ],
+        strided_slice,
+    );
+    add("ConcatV2", &["values[]", "axis"], &[], concat);
+    add("Pack", &["values[]"], &["axis"], pack);
+    add("Unpack", &["value"], &["num", "axis"], unpack);
+    add("Split", &["split_dim", "value"], &["num_split"], split);
+    add(
+        "GatherV2",
+        &["params", "indices", "axis"],
+        &["batch_dims"],
+        gather,
+    );
+    add("Tile", &["input", "multiples"], &[], tile);
+    add("BroadcastTo", &["input", "shape"], &[], broadcast_to);
+    add(
+        "OneHot",
+        &["indices", "depth", "on_value", "off_value"],
+        &["axis"],
+        one_hot,
+    );
+    add("Range", &["start", "limit", "delta"], &[], range);
+    add("Transpose", &["x", "perm"], &[], transpose);
+}
+
+// ---------------------------------------------------------------------------
+// Argument helpers
+
+fn internal(what: &str) -> Error {
+    Error::invalid(format!("internal: {what}"))
+}
+
+fn check_rank(rank: usize, what: &str) -> Result<()> {
+    if rank > MAX_RANK {
+        bail!("{what} would have rank {rank}, more than the maximum of {MAX_RANK}");
+    }
+    Ok(())
+}
+
+/// Input `i` as an integer scalar (rank 0, INT32 or INT64).
+fn int_scalar(ctx: &OpContext<'_>, i: usize) -> Result<i64> {
+    require_scalar(ctx, i)?;
+    int_values(ctx, i)?
+        .first()
+        .copied()
+        .ok_or_else(|| internal("scalar without a value"))
+}
+
+/// Input `i` as an integer vector (rank 1, INT32 or INT64).
+fn int_vector(ctx: &OpContext<'_>, i: usize) -> Result<Vec<i64>> {
+    let t = ctx.input(i);
+    if t.rank() != 1 {
+        bail!(
+            "input '{}' must be a vector but has shape {:?}",
+            ctx.arg_name(i),
+            t.shape()
+        );
+    }
+    int_values(ctx, i)
+}
+
+/// Input `i` as the dimensions of a shape: a vector of non-negative values.
+fn shape_arg(ctx: &OpContext<'_>, i: usize) -> Result<Vec<usize>> {
+    let values = int_vector(ctx, i)?;
+    check_rank(values.len(), "the output")?;
+    let name = ctx.arg_name(i);
+    let dims = values
+        .iter()
+        .enumerate()
+        .map(|(d, &v)| {
+            usize::try_from(v)
+                .map_err(|_| Error::invalid(format!("{name}[{d}] = {v} must be non-negative")))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    tensor::num_elements(&dims)?;
+    Ok(dims)
+}
+
+fn require_scalar<'a>(ctx: &OpContext<'a>, i: usize) -> Result<&'a Tensor> {
+    let t = ctx.input(i);
+    if t.rank() != 0 {
+        bail!(
+            "input '{}' must be a scalar but has shape {:?}",
+            ctx.arg_name(i),
+            t.shape()
+        );
+    }
+    Ok(t)
+}
+
+/// `count` elements starting at `offset`, or an internal error (never a panic).
+fn chunk<T>(src: &[T], offset: usize, count: usize) -> Result<&[T]> {
+    offset
+        .checked_add(count)
+        .and_then(|end| src.get(offset..end))
+        .ok_or_else(|| internal("copy out of bounds"))
+}
