@@ -352,10 +352,7 @@ public final class SessionCore extends NativeScope {
       }
     }
     try {
-      closer = Thread.currentThread();
-      while (state.get() != CLOSED) {
-        LockSupport.parkNanos(this, 100_000L);
-      }
+      awaitCallsInFlight();
       stopCleanupThread();
       long[] stats = new long[8];
       Native.closeSession(ptr, stats);
@@ -367,6 +364,26 @@ public final class SessionCore extends NativeScope {
       finalStats.complete(new long[8]);
     }
     return true;
+  }
+
+  /**
+   * Parks until the last call in flight has exited; that {@link #exit()} unparks this thread. No
+   * wake-up is lost: this thread publishes itself in {@code closer} before it reads {@code state},
+   * and {@code exit()} changes {@code state} before it reads {@code closer}, so at least one of the
+   * two sees the other (and a permit from an early unpark makes the next park return at once).
+   */
+  private void awaitCallsInFlight() {
+    closer = Thread.currentThread();
+    boolean interrupted = false;
+    while (state.get() != CLOSED) {
+      LockSupport.park(this);
+      // An interrupt would make every later park return at once: remember it, wait on.
+      interrupted |= Thread.interrupted();
+    }
+    closer = null;
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void stopCleanupThread() {
