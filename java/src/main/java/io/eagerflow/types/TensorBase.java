@@ -137,6 +137,6 @@ abstract class TensorBase implements TType {
 
   @Override
   public String toString() {
-    return getClass().getSimpleName() + " tensor with shape " + tensor.shape();
+    return getClass().getSimpleName() + " " + tensor;
   }
 }
