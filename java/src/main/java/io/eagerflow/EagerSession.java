@@ -41,8 +41,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * counts), {@link #isClosed()}, {@link #close()}, {@link #resourceCleanupStrategy()} and the
  * naming metadata held in Java: {@link Operation#type()}, {@link Operation#name()}, {@link
  * Operation#numOutputs()} and {@link Output#index()}. {@code shape()} and {@code dataType()}
- * throw, as after {@link #release}. A session that becomes unreachable without being closed is
- * freed by the library's cleaner, with a warning.
+ * throw, as after {@link #release}.
+ *
+ * <p>Threads: an {@link ResourceCleanupStrategy#IN_BACKGROUND IN_BACKGROUND} session runs one
+ * daemon thread, {@code eagerflow-cleanup-<n>}, from {@link Options#build()} to {@link #close()};
+ * the other strategies start none. The library's one cleaner thread, {@code eagerflow-cleaner},
+ * frees standalone tensors and sessions that became unreachable without being closed (with a
+ * warning). Such a forgotten session keeps its tensors and its thread until a garbage collection
+ * finds it, so when sessions left open accumulate (64 at first; then twice as many as a
+ * collection left open), {@link Options#build()} requests a collection and waits briefly for the
+ * cleaner to close the forgotten ones. That request is not counted in any session's {@link
+ * SessionStats#gcRequests()}.
  */
 public final class EagerSession implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.eagerflow");
@@ -165,7 +174,8 @@ public final class EagerSession implements AutoCloseable {
 
     /**
      * A new session with these options; under {@code IN_BACKGROUND} its cleanup thread is
-     * started.
+     * started. When many sessions are open (see {@link EagerSession}), first requests a garbage
+     * collection and waits briefly, bounded, for forgotten sessions to be closed.
      *
      * @throws UnsupportedOperationException if {@code async(true)} was set
      */

@@ -78,6 +78,7 @@ public final class SessionCore extends NativeScope {
       Mode mode,
       String strategyName,
       boolean trackLeaks) {
+    OpenSessions.beforeOpen();
     this.ptr = Native.newSession(maxNativeBytes, gcTriggerBytes, mode != Mode.ON_CLOSE);
     this.mode = mode;
     this.strategyName = strategyName;
@@ -100,11 +101,18 @@ public final class SessionCore extends NativeScope {
                 "eagerflow-cleanup-" + THREAD_IDS.incrementAndGet());
         t.setDaemon(true);
         this.cleanupThread = t;
-        t.start();
+        try {
+          t.start();
+        } catch (Throwable e) {
+          // Out of threads: nothing will ever close this session, so free it now.
+          Native.closeSession(ptr, new long[8]);
+          throw e;
+        }
       } else {
         this.cleanupThread = null;
       }
     }
+    OpenSessions.opened();
   }
 
   public Mode mode() {
@@ -362,6 +370,7 @@ public final class SessionCore extends NativeScope {
       finalStats.complete(stats);
     } finally {
       finalStats.complete(new long[8]);
+      OpenSessions.closed();
     }
     return true;
   }
