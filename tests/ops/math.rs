@@ -5,8 +5,7 @@
 use eagerflow::ops::broadcast::PARALLEL_MIN_ELEMENTS;
 use eagerflow::{AttrValue, Attrs, FreeReason, Registry};
 
-mod common;
-use common::Env;
+use crate::common::Env;
 
 /// Element-wise closeness, NaN equal to NaN and infinities exact.
 fn close(got: &[f64], want: &[f64], tol: f64) {

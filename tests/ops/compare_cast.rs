@@ -4,8 +4,7 @@
 
 use eagerflow::{AttrValue, Attrs, DataType, FreeReason};
 
-mod common;
-use common::Env;
+use crate::common::Env;
 
 fn cast_attrs(dst: DataType) -> Attrs {
     Attrs::new().with("DstT", AttrValue::Type(dst))
