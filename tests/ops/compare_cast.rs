@@ -1,6 +1,5 @@
 //! Comparison, logic, select and cast ops (src/ops/compare.rs, src/ops/cast.rs)
 //! against hand-computed TensorFlow results, with exact accounting.
-#![allow(clippy::unwrap_used)]
 
 use eagerflow::{AttrValue, Attrs, DataType, FreeReason};
 

@@ -1,6 +1,5 @@
 //! Arithmetic ops (src/ops/math.rs) against hand-computed TensorFlow results:
 //! dtypes, broadcasting, errors, and exact accounting after every test.
-#![allow(clippy::unwrap_used)]
 
 use eagerflow::ops::broadcast::PARALLEL_MIN_ELEMENTS;
 use eagerflow::{AttrValue, Attrs, FreeReason, Registry};

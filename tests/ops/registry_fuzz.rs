@@ -10,7 +10,6 @@
 //! are arbitrary. Each case runs in a session limited to 1 MiB, so an input
 //! value that asks for a huge output is refused by the accounting instead of
 //! allocating it.
-#![allow(clippy::unwrap_used)]
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::LazyLock;
@@ -20,6 +19,8 @@ use proptest::prelude::*;
 use eagerflow::{
     AttrValue, Attrs, DataType, Error, FreeReason, Registry, Session, SessionOptions, Tensor,
 };
+
+use crate::common::Env;
 
 /// Per-case memory cap; inputs are at most 625 elements of 8 bytes.
 const MAX_BYTES: u64 = 1 << 20;
@@ -603,12 +604,13 @@ fn check(case: &Case) -> Result<(), String> {
     }
     let def = registry.def(index).map_err(|e| e.to_string())?;
 
-    let session = Session::new(SessionOptions {
+    let env = Env::with_options(SessionOptions {
         max_bytes: Some(MAX_BYTES),
         ..SessionOptions::default()
     });
-    let made = make_inputs(&session, &case.tensors);
-    let attrs = make_attrs(&session, case, def.attrs);
+    let session = &env.s;
+    let made = make_inputs(session, &case.tensors);
+    let attrs = make_attrs(session, case, def.attrs);
     let (mut handles, lens) = arrange(&case.arity, def.inputs, &made);
     let mut index = index;
     match case.bogus {
