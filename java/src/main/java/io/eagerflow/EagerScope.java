@@ -183,16 +183,27 @@ public final class EagerScope implements AutoCloseable {
       return; // the session's close freed them all
     }
     try {
-      long[] handles = new long[n];
+      // One native call: free for a single tensor, freeMany (one lock in Rust) for more.
+      long first = 0;
+      long[] handles = null;
       int k = 0;
       for (int i = 0; i < n; i++) {
         Output<?> o = list[i];
         if (o.scope == this && o.markFreedByScope()) {
-          handles[k++] = o.handle;
+          if (k == 0) {
+            first = o.handle;
+          } else {
+            if (handles == null) {
+              handles = new long[n];
+              handles[0] = first;
+            }
+            handles[k] = o.handle;
+          }
+          k++;
         }
       }
       if (k == 1) {
-        Native.free(ptr, handles[0], Native.FREED_EXPLICITLY);
+        Native.free(ptr, first, Native.FREED_EXPLICITLY);
       } else if (k > 1) {
         Native.freeMany(ptr, handles, k, Native.FREED_EXPLICITLY);
       }
