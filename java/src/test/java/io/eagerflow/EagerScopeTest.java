@@ -440,9 +440,10 @@ class EagerScopeTest {
     try (EagerSession s = open(strategy)) {
       Ops tf = Ops.create(s);
       SessionStats before = s.stats();
-      try (EagerScope scope = s.newScope()) {
+      try (EagerScope scope = s.newScope();
+          TFloat32 ones = TFloat32.vectorOf(1f, 1f, 1f, 1f)) {
         Operand<TFloat32> a = tf.constant(new float[] {1f, 2f, 3f, 4f});
-        Operand<TFloat32> b = tf.constantOf(TFloat32.vectorOf(1f, 1f, 1f, 1f));
+        Operand<TFloat32> b = tf.constantOf(ones); // a standalone tensor is never the scope's
         Operand<TFloat32> c = tf.math.mul(a, b); // the fast path
         Operand<TFloat32> d =
             tf.reshape(c, tf.constant(new int[] {2, 2})); // the general path, shares the buffer
