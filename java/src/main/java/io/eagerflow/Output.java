@@ -21,7 +21,10 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
   private volatile boolean released;
   /** Set before {@code released} when the output's scope freed it, for the message. */
   private boolean freedByScope;
-  /** The open scope that owns this output, if any; used by that scope's thread only. */
+  /**
+   * The scope this output was made in or kept into (it may have closed since); null outside
+   * scopes and once kept out to the session. Used by that scope's thread only.
+   */
   EagerScope scope;
   private volatile DataType dataType;
   private volatile Shape shape;
