@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Every tensor an op produces is native memory the garbage collector cannot see. The session
  * frees it when {@link #release} is called, when the session is {@link #close() closed}, or,
  * depending on the {@link ResourceCleanupStrategy}, once the Java objects that refer to it have
- * become unreachable. Use try-with-resources:
+ * become unreachable. An {@link EagerScope} ({@link #newScope()}) frees a block's tensors when it
+ * closes, deterministically and without the garbage collector. Use try-with-resources:
  *
  * <pre>{@code
  * try (EagerSession session = EagerSession.create()) {
@@ -194,6 +195,8 @@ public final class EagerSession implements AutoCloseable {
   private final Cleaner.Cleanable cleanable;
   private final AtomicBoolean closedByCaller = new AtomicBoolean();
   private final LeakSites.Site site;
+  /** The scopes open on this session, per thread. */
+  final ScopeStack scopes = new ScopeStack();
 
   private EagerSession(Options options, boolean isDefault) {
     this.strategy = options.resourceCleanupStrategy;
@@ -341,6 +344,29 @@ public final class EagerSession implements AutoCloseable {
       Native.free(ptr, o.handle, Native.FREED_EXPLICITLY);
       o.operation().outputReleased();
     }
+  }
+
+  /**
+   * Opens a scope on the calling thread: until it closes, every tensor this thread creates on this
+   * session (while no scope opened later on this thread and session is open) belongs to it, and
+   * {@link EagerScope#close()} frees them all at once, under every strategy, with no garbage
+   * collection. {@link EagerScope#keep} moves a result out. Scopes nest, and are confined to the
+   * thread that opened them, like {@code Arena.ofConfined()}; see {@link EagerScope} for the rules.
+   *
+   * <pre>{@code
+   * try (EagerScope scope = session.newScope()) {
+   *   Operand<TFloat32> t = tf.math.mul(x, x);
+   *   y = scope.keep(tf.math.add(t, x));   // t is freed at the end of the block, y is not
+   * }
+   * }</pre>
+   *
+   * @throws IllegalStateException if the session is closed
+   */
+  public EagerScope newScope() {
+    if (core.isClosed()) {
+      throw new IllegalStateException(SessionCore.CLOSED_MESSAGE);
+    }
+    return scopes.push(this);
   }
 
   /** Counters of this session's native tensors; after close, the final counts. */
