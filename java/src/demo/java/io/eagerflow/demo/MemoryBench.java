@@ -27,7 +27,8 @@ import java.util.Locale;
  * bench.collectors} (comma-separated of G1, Parallel, Z; default all), {@code bench.liveMiB}
  * (comma-separated live heap sizes, default "0,2048"), {@code bench.modes} (of {@link Mode},
  * default all), {@code bench.disableExplicitGc} (also run the G1 configurations with {@code
- * -XX:+DisableExplicitGC}, default true), {@code bench.iterations} (default 3000).
+ * -XX:+DisableExplicitGC}, default true), {@code bench.iterations} (default 3000), {@code
+ * bench.maxGcTimeShare} (the session option; default: the library's).
  */
 public final class MemoryBench {
   /** How the loop's tensors are freed. A new way (such as a scope per iteration) is one case. */
@@ -82,6 +83,10 @@ public final class MemoryBench {
           cmd.add("-Xmx" + heap);
           cmd.add("--enable-native-access=ALL-UNNAMED");
           cmd.addAll(flags);
+          String share = System.getProperty("bench.maxGcTimeShare");
+          if (share != null) {
+            cmd.add("-Dbench.maxGcTimeShare=" + share);
+          }
           String lib = System.getProperty("eagerflow.library.path");
           if (lib != null) {
             cmd.add("-Deagerflow.library.path=" + lib);
@@ -135,6 +140,10 @@ public final class MemoryBench {
     Object[] heap = liveHeap(liveMiB);
     int floats = 1 << 18;
     EagerSession.Options options = EagerSession.options();
+    String share = System.getProperty("bench.maxGcTimeShare");
+    if (share != null) {
+      options.maxGcTimeShare(Double.parseDouble(share));
+    }
     if (mode == Mode.ON_SAFE_POINTS) {
       options.resourceCleanupStrategy(ResourceCleanupStrategy.ON_SAFE_POINTS);
     }
