@@ -59,8 +59,11 @@ pub const MIN_GC_TRIGGER_BYTES: u64 = 64 << 20;
 /// When to ask Java for a garbage collection: live bytes past the trigger,
 /// and at least half a trigger's worth allocated since the last request, so a
 /// steady working set above the trigger does not ask on every op. Unless
-/// fixed, the trigger is the larger of 64 MiB and twice the bytes still live
-/// after the previous collection, so it follows the working set.
+/// fixed, Java moves the trigger after each collection (`collected`): what
+/// stayed live plus as many bytes as the session may allocate before the next
+/// collection keeps collections within their share of wall time, never below
+/// 64 MiB. Bytes freed by `release` leave live bytes at once, so a loop that
+/// releases everything stays under the trigger and never asks.
 struct Pressure {
     trigger: AtomicU64,
     fixed: bool,
@@ -168,17 +171,16 @@ impl Session {
         won
     }
 
-    /// Called after a requested collection and cleanup: adapts the trigger to
-    /// what is still live.
-    pub fn collected(&self) {
+    /// Called after a requested collection and cleanup: moves the trigger to
+    /// `next` (Java's pacing, from what the collection cost and freed), or,
+    /// without one, to twice what is still live. A fixed trigger never moves.
+    pub fn collected(&self, next: Option<u64>) {
         if let Some(p) = &self.pressure
             && !p.fixed
         {
-            let live = self.account.live_bytes();
-            p.trigger.store(
-                live.saturating_mul(2).max(MIN_GC_TRIGGER_BYTES),
-                Ordering::Relaxed,
-            );
+            let trigger = next.unwrap_or_else(|| self.account.live_bytes().saturating_mul(2));
+            p.trigger
+                .store(trigger.max(MIN_GC_TRIGGER_BYTES), Ordering::Relaxed);
         }
     }
 

@@ -307,13 +307,15 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_freeMany<'l>(
 }
 
 /// After a requested collection and cleanup: counts the request if Java made
-/// it on its own (the hard limit), and adapts the soft threshold.
+/// it on its own (the hard limit), and moves the soft threshold to
+/// `next_trigger` (`<= 0`: twice what is still live).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_eagerflow_internal_Native_collected<'l>(
     mut env: EnvUnowned<'l>,
     _class: JClass<'l>,
     session: jlong,
     count_request: jboolean,
+    next_trigger: jlong,
 ) {
     boundary(&mut env, "collected", |_| {
         // SAFETY: Java holds the session open for the duration of the call.
@@ -321,7 +323,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_collected<'l>(
         if count_request {
             session.count_gc_request();
         }
-        session.collected();
+        session.collected(u64::try_from(next_trigger).ok().filter(|&b| b > 0));
         Ok(())
     })
 }

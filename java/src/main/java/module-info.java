@@ -7,6 +7,9 @@
  * System.load}: on JDK 22 and later run with {@code --enable-native-access=io.eagerflow}.
  */
 module io.eagerflow {
+  // GC notifications and the DisableExplicitGC flag (com.sun.management), for GC pacing.
+  requires jdk.management;
+
   exports io.eagerflow;
   exports io.eagerflow.op;
   exports io.eagerflow.types;

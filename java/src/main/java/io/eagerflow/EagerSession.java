@@ -102,12 +102,14 @@ public final class EagerSession implements AutoCloseable {
 
   /** Settings for a new session. */
   public static final class Options {
+    private static final double DEFAULT_MAX_GC_TIME_SHARE = 0.75;
     private boolean async;
     private DevicePlacementPolicy devicePlacementPolicy = DevicePlacementPolicy.SILENT;
     private ResourceCleanupStrategy resourceCleanupStrategy =
         ResourceCleanupStrategy.IN_BACKGROUND;
     private long maxNativeBytes;
     private long gcTriggerBytes;
+    private double maxGcTimeShare = DEFAULT_MAX_GC_TIME_SHARE;
     private boolean trackLeaks;
 
     private Options() {}
@@ -137,8 +139,20 @@ public final class EagerSession implements AutoCloseable {
      * A hard limit on the bytes of live tensors in the session. An op or constant that would
      * exceed it first triggers one collection and cleanup (except under {@code
      * ON_SESSION_CLOSE}), then, if still too large, throws {@link NativeMemoryExhaustedException}
-     * naming the limit, the live and requested bytes and the strategy. Nothing is left
-     * half-allocated and the session stays usable. Default ({@code 0} or less): no limit.
+     * naming the limit, the live and requested bytes, the strategy, the collections the session
+     * requested and what they freed, and what to do. Nothing is left half-allocated and the
+     * session stays usable.
+     *
+     * <p>Every session has a limit. Default ({@code 0} or less): a quarter of the memory the
+     * process may use, that is of its cgroup's memory limit ({@code /sys/fs/cgroup/memory.max},
+     * or {@code memory/memory.limit_in_bytes} under cgroup v1) when there is one, else of the
+     * physical RAM (6 GiB on a 24 GiB machine). {@code Long.MAX_VALUE} means no practical limit.
+     *
+     * <p>When garbage collections cannot free native memory (the JVM runs with {@code
+     * -XX:+DisableExplicitGC}, which makes {@code System.gc()} a no-op, or three requested
+     * collections in a row freed nothing), an {@code IN_BACKGROUND} or {@code ON_SAFE_POINTS}
+     * session stops requesting them, logs one WARNING ({@code io.eagerflow}), and relies on this
+     * limit: it never grows past it.
      */
     public Options maxNativeBytes(long bytes) {
       this.maxNativeBytes = bytes;
@@ -151,12 +165,36 @@ public final class EagerSession implements AutoCloseable {
      * the allocating call returns (the GC cannot see native memory, so without this a loop with a
      * large heap could exhaust RAM first). Requests are rate-limited: at least half the threshold
      * must have been allocated since the previous one; each is counted in {@link
-     * SessionStats#gcRequests()}. {@code ON_SESSION_CLOSE} never requests one. Default ({@code 0}
-     * or less): adaptive, the larger of 64 MiB and twice the bytes still live after the previous
-     * collection.
+     * SessionStats#gcRequests()}. {@code ON_SESSION_CLOSE} never requests one. A value set here
+     * is fixed; one above {@link #maxNativeBytes} means the session never requests a collection
+     * (only the hard limit does). Default ({@code 0} or less): adaptive, see {@link
+     * #maxGcTimeShare}.
      */
     public Options gcTriggerBytes(long bytes) {
       this.gcTriggerBytes = bytes;
+      return this;
+    }
+
+    /**
+     * How much of the wall time the collections an {@code IN_BACKGROUND} or {@code
+     * ON_SAFE_POINTS} session requests may take, between 0 and 1 (exclusive). After each
+     * requested collection the session measures what it cost (the wall time the caller waited,
+     * and the collectors' own times from their MX beans) and how fast its live native bytes grew
+     * since the previous one, and sets the adaptive soft threshold to the bytes still live plus
+     * what it may allocate before the collections would exceed this share; never below 64 MiB nor
+     * above three quarters of {@link #maxNativeBytes}. So a small heap (cheap collections) keeps
+     * native memory near 64 MiB, and a large live heap (costly full collections) lets it grow
+     * instead of spending all the time collecting. Has no effect with a fixed {@link
+     * #gcTriggerBytes}. Default 0.75.
+     *
+     * @throws IllegalArgumentException if {@code share} is not in (0, 1)
+     */
+    public Options maxGcTimeShare(double share) {
+      if (!(share > 0 && share < 1)) {
+        throw new IllegalArgumentException(
+            "maxGcTimeShare must be between 0 and 1 (exclusive), got " + share);
+      }
+      this.maxGcTimeShare = share;
       return this;
     }
 
@@ -209,8 +247,11 @@ public final class EagerSession implements AutoCloseable {
         };
     this.core =
         new SessionCore(
-            options.maxNativeBytes,
+            options.maxNativeBytes > 0
+                ? options.maxNativeBytes
+                : io.eagerflow.internal.GcFacts.defaultMaxNativeBytes(),
             options.gcTriggerBytes,
+            options.maxGcTimeShare,
             mode,
             strategy.name(),
             options.trackLeaks);

@@ -70,8 +70,11 @@ public final class Native {
 
   public static native int freeMany(long session, long[] handles, int count, int reason);
 
-  /** After a requested collection: counts it if {@code countRequest}, adapts the threshold. */
-  public static native void collected(long session, boolean countRequest);
+  /**
+   * After a requested collection: counts it if {@code countRequest} and moves the soft threshold
+   * to {@code nextTrigger} ({@code <= 0}: twice what is still live; a fixed one never moves).
+   */
+  public static native void collected(long session, boolean countRequest, long nextTrigger);
 
   public static native long copyTensor(long dstSession, long srcSession, long handle);
 
