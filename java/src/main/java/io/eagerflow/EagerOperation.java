@@ -87,6 +87,9 @@ final class EagerOperation implements Operation {
   @Override
   @SuppressWarnings("unchecked")
   public <T extends TType> Output<T> output(int index) {
+    if (session.core().isClosed()) {
+      throw new IllegalStateException(SessionCore.CLOSED_MESSAGE);
+    }
     if (index < 0 || index >= outputs.length) {
       throw new IndexOutOfBoundsException(
           "output " + index + " of op '" + name() + "', which has " + outputs.length);

@@ -32,10 +32,26 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }</pre>
  *
  * <p>Thread-safe: any number of threads may run ops on one session. {@link #close()} refuses new
- * calls at once, waits for calls in flight, stops the cleanup thread and frees everything; from
- * then on every call except {@link #stats()}, {@link #isClosed()} and {@link #close()} throws
- * {@code IllegalStateException("Eager session has been closed")}. A session that becomes
- * unreachable without being closed is freed by the library's cleaner, with a warning.
+ * calls at once, waits (parked) for calls in flight, stops the cleanup thread and frees
+ * everything; calls racing with it end with {@link IllegalStateException}, never anything else.
+ *
+ * <p>After close, every call on the session or on anything it produced (operations, outputs,
+ * builders, the tensors {@link Operand#asTensor()} returned, ops run through it) throws {@code
+ * IllegalStateException("Eager session has been closed")}, except {@link #stats()} (the final
+ * counts), {@link #isClosed()}, {@link #close()}, {@link #resourceCleanupStrategy()} and the
+ * naming metadata held in Java: {@link Operation#type()}, {@link Operation#name()}, {@link
+ * Operation#numOutputs()} and {@link Output#index()}. {@code shape()} and {@code dataType()}
+ * throw, as after {@link #release}.
+ *
+ * <p>Threads: an {@link ResourceCleanupStrategy#IN_BACKGROUND IN_BACKGROUND} session runs one
+ * daemon thread, {@code eagerflow-cleanup-<n>}, from {@link Options#build()} to {@link #close()};
+ * the other strategies start none. The library's one cleaner thread, {@code eagerflow-cleaner},
+ * frees standalone tensors and sessions that became unreachable without being closed (with a
+ * warning). Such a forgotten session keeps its tensors and its thread until a garbage collection
+ * finds it, so when sessions left open accumulate (64 at first; then twice as many as a
+ * collection left open), {@link Options#build()} requests a collection and waits briefly for the
+ * cleaner to close the forgotten ones. That request is not counted in any session's {@link
+ * SessionStats#gcRequests()}.
  */
 public final class EagerSession implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.eagerflow");
@@ -158,7 +174,8 @@ public final class EagerSession implements AutoCloseable {
 
     /**
      * A new session with these options; under {@code IN_BACKGROUND} its cleanup thread is
-     * started.
+     * started. When many sessions are open (see {@link EagerSession}), first requests a garbage
+     * collection and waits briefly, bounded, for forgotten sessions to be closed.
      *
      * @throws UnsupportedOperationException if {@code async(true)} was set
      */
@@ -273,27 +290,56 @@ public final class EagerSession implements AutoCloseable {
   /**
    * Frees the given op outputs now, under every strategy; a safe point. Releasing twice is a
    * no-op; any later use of a released operand throws {@link IllegalStateException} naming it.
+   * Every operand is checked before anything is freed: if one is invalid, none is released.
    *
+   * @throws NullPointerException if {@code operands} or one of them is null
    * @throws IllegalArgumentException if an operand belongs to another session
-   * @throws IllegalStateException if the session is closed
+   * @throws IllegalStateException if this session, or an operand's session, is closed
    */
   public void release(Operand<?>... operands) {
-    Objects.requireNonNull(operands, "operands");
     long ptr = core.enter();
     try {
+      Objects.requireNonNull(operands, "operands");
+      if (operands.length == 1) {
+        Output<?> o = releasable(operands, 0);
+        core.safePoint(ptr);
+        free(ptr, o);
+        return;
+      }
+      // Operand is an interface: ask each one once, and check them all before freeing any.
+      Output<?>[] outputs = new Output<?>[operands.length];
+      for (int i = 0; i < operands.length; i++) {
+        outputs[i] = releasable(operands, i);
+      }
       core.safePoint(ptr);
-      for (Operand<?> operand : operands) {
-        Output<?> o = Objects.requireNonNull(operand, "operand").asOutput();
-        if (o.session() != this) {
-          throw new IllegalArgumentException(o + " belongs to another session");
-        }
-        if (o.markReleased()) {
-          Native.free(ptr, o.handle, Native.FREED_EXPLICITLY);
-          ((EagerOperation) o.op()).outputReleased();
-        }
+      for (Output<?> o : outputs) {
+        free(ptr, o);
       }
     } finally {
       core.exit();
+    }
+  }
+
+  private Output<?> releasable(Operand<?>[] operands, int i) {
+    Operand<?> operand = operands[i];
+    if (operand == null) {
+      throw new NullPointerException("operands[" + i + "]");
+    }
+    Output<?> o = operand.asOutput();
+    if (o == null) {
+      throw new NullPointerException("operands[" + i + "].asOutput()");
+    }
+    if (o.session() != this) {
+      throw new IllegalArgumentException(
+          "release: operands[" + i + "] " + o + " belongs to another session");
+    }
+    return o;
+  }
+
+  private static void free(long ptr, Output<?> o) {
+    if (o.markReleased()) {
+      Native.free(ptr, o.handle, Native.FREED_EXPLICITLY);
+      o.operation().outputReleased();
     }
   }
 
@@ -309,7 +355,8 @@ public final class EagerSession implements AutoCloseable {
 
   /**
    * Frees everything the session holds and stops its cleanup thread; later calls throw {@link
-   * IllegalStateException}. Idempotent.
+   * IllegalStateException}. Waits for calls in flight on other threads to end first. Idempotent;
+   * a concurrent second call waits for the first.
    *
    * @throws IllegalStateException on the default session, which cannot be closed
    */
@@ -453,7 +500,11 @@ public final class EagerSession implements AutoCloseable {
     }
 
     private static Output<?> input(EagerSession session, OpInfo op, Operand<?> operand) {
-      Output<?> o = Objects.requireNonNull(operand, "input").asOutput();
+      // An Output is checked by checkUsable() below; other Operands may compute their output.
+      Output<?> o =
+          Objects.requireNonNull(operand, "input") instanceof Output<?> out
+              ? out
+              : operand.asOutput();
       if (o.session() != session) {
         throw new IllegalArgumentException(
             op.type() + ": input " + o + " belongs to another session");

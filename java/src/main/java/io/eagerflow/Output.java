@@ -30,8 +30,18 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
     this.shape = shape;
   }
 
-  /** The operation that produced this output. */
+  /**
+   * The operation that produced this output.
+   *
+   * @throws IllegalStateException if the session is closed
+   */
   public Operation op() {
+    checkSessionOpen();
+    return op;
+  }
+
+  /** The operation, also after close. */
+  EagerOperation operation() {
     return op;
   }
 
@@ -40,8 +50,14 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
     return index;
   }
 
+  /**
+   * This output.
+   *
+   * @throws IllegalStateException if the session is closed
+   */
   @Override
   public Output<T> asOutput() {
+    checkSessionOpen();
     return this;
   }
 
@@ -58,11 +74,15 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
    */
   @Override
   public void checkUsable() {
-    if (op.core().isClosed()) {
-      throw new IllegalStateException(SessionCore.CLOSED_MESSAGE);
-    }
+    checkSessionOpen();
     if (released) {
       throw new IllegalStateException("Operand '" + label() + "' has been released");
+    }
+  }
+
+  private void checkSessionOpen() {
+    if (op.core().isClosed()) {
+      throw new IllegalStateException(SessionCore.CLOSED_MESSAGE);
     }
   }
 

@@ -78,6 +78,7 @@ public final class SessionCore extends NativeScope {
       Mode mode,
       String strategyName,
       boolean trackLeaks) {
+    OpenSessions.beforeOpen();
     this.ptr = Native.newSession(maxNativeBytes, gcTriggerBytes, mode != Mode.ON_CLOSE);
     this.mode = mode;
     this.strategyName = strategyName;
@@ -100,11 +101,18 @@ public final class SessionCore extends NativeScope {
                 "eagerflow-cleanup-" + THREAD_IDS.incrementAndGet());
         t.setDaemon(true);
         this.cleanupThread = t;
-        t.start();
+        try {
+          t.start();
+        } catch (Throwable e) {
+          // Out of threads: nothing will ever close this session, so free it now.
+          Native.closeSession(ptr, new long[8]);
+          throw e;
+        }
       } else {
         this.cleanupThread = null;
       }
     }
+    OpenSessions.opened();
   }
 
   public Mode mode() {
@@ -352,10 +360,7 @@ public final class SessionCore extends NativeScope {
       }
     }
     try {
-      closer = Thread.currentThread();
-      while (state.get() != CLOSED) {
-        LockSupport.parkNanos(this, 100_000L);
-      }
+      awaitCallsInFlight();
       stopCleanupThread();
       long[] stats = new long[8];
       Native.closeSession(ptr, stats);
@@ -365,8 +370,29 @@ public final class SessionCore extends NativeScope {
       finalStats.complete(stats);
     } finally {
       finalStats.complete(new long[8]);
+      OpenSessions.closed();
     }
     return true;
+  }
+
+  /**
+   * Parks until the last call in flight has exited; that {@link #exit()} unparks this thread. No
+   * wake-up is lost: this thread publishes itself in {@code closer} before it reads {@code state},
+   * and {@code exit()} changes {@code state} before it reads {@code closer}, so at least one of the
+   * two sees the other (and a permit from an early unpark makes the next park return at once).
+   */
+  private void awaitCallsInFlight() {
+    closer = Thread.currentThread();
+    boolean interrupted = false;
+    while (state.get() != CLOSED) {
+      LockSupport.park(this);
+      // An interrupt would make every later park return at once: remember it, wait on.
+      interrupted |= Thread.interrupted();
+    }
+    closer = null;
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void stopCleanupThread() {
