@@ -211,21 +211,32 @@ impl Session {
         offset: usize,
         values: &[T],
     ) -> Result<()> {
-        self.table.update(handle, |t| {
-            let tensor = Arc::make_mut(t);
-            let n = tensor.num_elements();
-            let end = offset
-                .checked_add(values.len())
-                .filter(|&e| e <= n)
-                .ok_or_else(|| {
-                    Error::OutOfRange(format!(
-                        "writing {} elements at offset {offset} into a tensor of {n} elements",
-                        values.len()
-                    ))
-                })?;
-            tensor.make_mut::<T>(&self.account)?[offset..end].copy_from_slice(values);
-            Ok(())
+        self.write_with(handle, offset, values.len(), |dst: &mut [T]| {
+            dst.copy_from_slice(values);
+            Ok::<(), Error>(())
         })
+    }
+
+    /// Lets `fill` write `len` elements of the tensor behind `handle` from
+    /// flat index `offset`, once the range is checked (a caller copying from
+    /// elsewhere needs no temporary). Runs under the table's lock.
+    pub fn write_with<T: crate::dtype::Element, E: From<Error>>(
+        &self,
+        handle: u64,
+        offset: usize,
+        len: usize,
+        fill: impl FnOnce(&mut [T]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        self.table.update(handle, |t| {
+            let n = t.num_elements();
+            let end = offset.checked_add(len).filter(|&e| e <= n).ok_or_else(|| {
+                Error::OutOfRange(format!(
+                    "writing {len} elements at offset {offset} into a tensor of {n} elements"
+                ))
+            })?;
+            let tensor = Arc::make_mut(t);
+            Ok(fill(&mut tensor.make_mut::<T>(&self.account)?[offset..end]))
+        })?
     }
 
     /// Runs op `op` (a registry index) on the tensors behind `inputs` and
@@ -239,7 +250,15 @@ impl Session {
     ) -> Result<Outputs> {
         let registry = Registry::global();
         // Inline for up to four inputs: no heap allocation on the common path.
+        // A longer list (as long as the caller's array) is reserved fallibly.
         let mut tensors = SmallVec::<[Arc<Tensor>; 4]>::new();
+        tensors
+            .try_reserve(inputs.len())
+            .map_err(|_| Error::MemoryExhausted {
+                requested: (inputs.len() * std::mem::size_of::<Arc<Tensor>>()) as u64,
+                live: self.account.live_bytes(),
+                limit: None,
+            })?;
         self.table.get_many(inputs, &mut tensors).map_err(|e| {
             let name = registry.def(op).map_or("op", |d| d.name);
             e.in_op(name)

@@ -46,6 +46,9 @@ public final class Native {
   /** Writes live bytes, peak bytes, live tensors and pooled bytes of the process. */
   public static native void memoryStats(long[] out);
 
+  /** Releases every idle pooled buffer; returns the bytes released. */
+  public static native long trimPool();
+
   public static native int opIndex(String type);
 
   public static native long execute1(long session, int op, long x);
