@@ -9,6 +9,7 @@ pub mod memory;
 pub mod ops;
 pub mod pool;
 pub mod session;
+pub mod sessions;
 pub mod tensor;
 
 mod jni;

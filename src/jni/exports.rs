@@ -8,12 +8,13 @@ use jni::objects::{
 };
 use jni::sys::{jboolean, jint, jlong};
 
-use super::{Failure, boundary, dims, long_array, session_from_raw, session_into_raw, session_ref};
+use super::{Failure, boundary, dims, long_array, session_ref};
 use crate::error::Error;
 use crate::memory::GlobalMemory;
 use crate::ops::{Attrs, Registry, interned};
 use crate::pool;
 use crate::session::{FreeReason, Session, SessionOptions, SessionStats};
+use crate::sessions;
 
 fn stats_array(s: &SessionStats) -> [i64; 8] {
     [
@@ -56,7 +57,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_newSession<'l>(
             gc_signals,
             gc_trigger_bytes: u64::try_from(gc_trigger_bytes).ok().filter(|&b| b > 0),
         };
-        Ok(session_into_raw(Session::new(options)))
+        Ok(sessions::open(options)? as jlong)
     })
 }
 
@@ -68,15 +69,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_closeSession<'l>(
     stats_out: JLongArray<'l>,
 ) {
     boundary(&mut env, "closeSession", |env| {
-        if session == 0 {
-            return Err(Failure::Core(Error::invalid("no session to close")));
-        }
-        // SAFETY: Java calls this once per session, after every other call on
-        // it has returned (EagerSession's close protocol).
-        let session = unsafe { session_from_raw(session) };
-        session.free_all();
-        let stats = session.stats();
-        drop(session);
+        let stats = sessions::close(session as u64)?;
         if !stats_out.is_null() {
             stats_out.set_region(env, 0, &stats_array(&stats))?;
         }
@@ -92,8 +85,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_stats<'l>(
     out: JLongArray<'l>,
 ) {
     boundary(&mut env, "stats", |env| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         out.set_region(env, 0, &stats_array(&session.stats()))?;
         Ok(())
     })
@@ -150,11 +142,10 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute1<'l>(
     x: jlong,
 ) -> jlong {
     boundary(&mut env, "execute1", |_| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         const NO_ATTRS: Attrs = Attrs::new();
         single_output(
-            session,
+            &session,
             session.execute(op as usize, &[x as u64], None, &NO_ATTRS)?,
         )
     })
@@ -171,11 +162,10 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute2<'l>(
     y: jlong,
 ) -> jlong {
     boundary(&mut env, "execute2", |_| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         const NO_ATTRS: Attrs = Attrs::new();
         single_output(
-            session,
+            &session,
             session.execute(op as usize, &[x as u64, y as u64], None, &NO_ATTRS)?,
         )
     })
@@ -194,8 +184,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
     attrs: JLongArray<'l>,
 ) -> JLongArray<'l> {
     boundary(&mut env, "execute", |env| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session_ptr) };
+        let session = session_ref(session_ptr)?;
         let handles: Vec<u64> = long_array(env, &inputs)?
             .into_iter()
             .map(|h| h as u64)
@@ -211,10 +200,10 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
         let strings = interned::read();
         let names = strings.as_ref().map_or(&[][..], |s| s.all());
         let attrs = Attrs::decode(&encoded, names, |table, handle| {
-            let owner = if table == 0 {
+            let owner: &Session = if table == 0 {
                 Session::standalone()
             } else {
-                session
+                &session
             };
             Ok((*owner.tensor(handle)?).clone())
         })
@@ -227,7 +216,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
         let out = env.new_long_array(outputs.len())?;
         let mut outputs: Vec<i64> = outputs.into_iter().map(|h| h as i64).collect();
         if let Some(first) = outputs.first_mut() {
-            *first = signal(session, *first as u64);
+            *first = signal(&session, *first as u64);
         }
         out.set_region(env, 0, &outputs)?;
         Ok(out)
@@ -258,8 +247,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_describe<'l>(
     handle: jlong,
 ) -> JLongArray<'l> {
     boundary(&mut env, "describe", |env| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         let t = session.tensor(handle as u64)?;
         let mut info = Vec::with_capacity(2 + t.rank());
         info.push(i64::from(t.dtype().code()));
@@ -280,8 +268,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_free<'l>(
     reason: jint,
 ) -> jboolean {
     boundary(&mut env, "free", |_| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         Ok(session.free(handle as u64, FreeReason::from_code(reason)?))
     })
 }
@@ -296,8 +283,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_freeMany<'l>(
     reason: jint,
 ) -> jint {
     boundary(&mut env, "freeMany", |env| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         let n = usize::try_from(count).unwrap_or(0).min(handles.len(env)?);
         let mut buf = vec![0i64; n];
         handles.get_region(env, 0, &mut buf)?;
@@ -316,8 +302,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_collected<'l>(
     count_request: jboolean,
 ) {
     boundary(&mut env, "collected", |_| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         if count_request {
             session.count_gc_request();
         }
@@ -347,10 +332,9 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_copyTensor<'l>(
     handle: jlong,
 ) -> jlong {
     boundary(&mut env, "copyTensor", |_| {
-        // SAFETY: Java holds both sessions open for the duration of the call.
-        let (dst, src) = unsafe { (session_ref(dst_session), session_ref(src_session)) };
+        let (dst, src) = (session_ref(dst_session)?, session_ref(src_session)?);
         let t = src.tensor(handle as u64)?;
-        Ok(signal(dst, dst.insert(t.deep_copy(dst.account())?)?))
+        Ok(signal(&dst, dst.insert(t.deep_copy(dst.account())?)?))
     })
 }
 
@@ -367,8 +351,7 @@ macro_rules! typed_exports {
             data: $jarray<'l>,
         ) -> jlong {
             boundary(&mut env, stringify!($from), |env| {
-                // SAFETY: Java holds the session open for the duration of the call.
-                let session = unsafe { session_ref(session) };
+                let session = session_ref(session)?;
                 let shape = dims(&long_array(env, &shape)?)?;
                 let n = crate::tensor::num_elements(&shape)?;
                 let len = data.len(env)?;
@@ -379,7 +362,7 @@ macro_rules! typed_exports {
                 }
                 let mut a = crate::tensor::Allocation::<$t>::new_initialized(session.account(), n)?;
                 <$t as JavaCopy<$jt>>::fill(env, &data, &mut a.data)?;
-                Ok(signal(session, session.insert(a.into_tensor(shape)?)?))
+                Ok(signal(&session, session.insert(a.into_tensor(shape)?)?))
             })
         }
 
@@ -393,8 +376,7 @@ macro_rules! typed_exports {
             dst: $jarray<'l>,
         ) {
             boundary(&mut env, stringify!($read), |env| {
-                // SAFETY: Java holds the session open for the duration of the call.
-                let session = unsafe { session_ref(session) };
+                let session = session_ref(session)?;
                 let t = session.tensor(handle as u64)?;
                 let src = t.as_slice::<$t>()?;
                 let offset = index(offset, "offset")?;
@@ -422,8 +404,7 @@ macro_rules! typed_exports {
             src: $jarray<'l>,
         ) {
             boundary(&mut env, stringify!($write), |env| {
-                // SAFETY: Java holds the session open for the duration of the call.
-                let session = unsafe { session_ref(session) };
+                let session = session_ref(session)?;
                 let mut values: Vec<$t> = vec![<$t>::default(); src.len(env)?];
                 <$t as JavaCopy<$jt>>::fill(env, &src, &mut values)?;
                 session.write::<$t>(handle as u64, index(offset, "offset")?, &values)?;
@@ -440,8 +421,7 @@ macro_rules! typed_exports {
             at: jlong,
         ) -> $jt {
             boundary(&mut env, stringify!($get), |_| {
-                // SAFETY: Java holds the session open for the duration of the call.
-                let session = unsafe { session_ref(session) };
+                let session = session_ref(session)?;
                 let t = session.tensor(handle as u64)?;
                 let src = t.as_slice::<$t>()?;
                 let i = index(at, "index")?;
