@@ -10,6 +10,7 @@ pub mod ops;
 pub mod pool;
 pub mod scratch;
 pub mod session;
+pub mod sessions;
 pub mod tensor;
 
 mod jni;

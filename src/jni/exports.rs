@@ -9,8 +9,7 @@ use jni::objects::{
 use jni::sys::{jboolean, jint, jlong};
 
 use super::{
-    Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, dims, long_array,
-    session_from_raw, session_into_raw, session_ref,
+    Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, dims, long_array, session_ref,
 };
 use crate::error::Error;
 use crate::memory::GlobalMemory;
@@ -18,6 +17,7 @@ use crate::ops::{Attrs, Registry, interned};
 use crate::pool;
 use crate::scratch::Scratch;
 use crate::session::{FreeReason, Session, SessionOptions, SessionStats};
+use crate::sessions;
 
 fn stats_array(s: &SessionStats) -> [i64; 8] {
     [
@@ -60,7 +60,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_newSession<'l>(
             gc_signals,
             gc_trigger_bytes: u64::try_from(gc_trigger_bytes).ok().filter(|&b| b > 0),
         };
-        Ok(session_into_raw(Session::new(options)))
+        Ok(sessions::open(options)? as jlong)
     })
 }
 
@@ -72,15 +72,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_closeSession<'l>(
     stats_out: JLongArray<'l>,
 ) {
     boundary(&mut env, "closeSession", |env| {
-        if session == 0 {
-            return Err(Failure::Core(Error::invalid("no session to close")));
-        }
-        // SAFETY: Java calls this once per session, after every other call on
-        // it has returned (EagerSession's close protocol).
-        let session = unsafe { session_from_raw(session) };
-        session.free_all();
-        let stats = session.stats();
-        drop(session);
+        let stats = sessions::close(session as u64)?;
         if !stats_out.is_null() {
             stats_out.set_region(env, 0, &stats_array(&stats))?;
         }
@@ -96,8 +88,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_stats<'l>(
     out: JLongArray<'l>,
 ) {
     boundary(&mut env, "stats", |env| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         out.set_region(env, 0, &stats_array(&session.stats()))?;
         Ok(())
     })
@@ -165,11 +156,10 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute1<'l>(
     x: jlong,
 ) -> jlong {
     boundary(&mut env, "execute1", |_| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         const NO_ATTRS: Attrs = Attrs::new();
         single_output(
-            session,
+            &session,
             session.execute(op as usize, &[x as u64], None, &NO_ATTRS)?,
         )
     })
@@ -186,11 +176,10 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute2<'l>(
     y: jlong,
 ) -> jlong {
     boundary(&mut env, "execute2", |_| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         const NO_ATTRS: Attrs = Attrs::new();
         single_output(
-            session,
+            &session,
             session.execute(op as usize, &[x as u64, y as u64], None, &NO_ATTRS)?,
         )
     })
@@ -209,8 +198,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
     attrs: JLongArray<'l>,
 ) -> JLongArray<'l> {
     boundary(&mut env, "execute", |env| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session_ptr) };
+        let session = session_ref(session_ptr)?;
         let handles = long_array(env, &inputs, session.account())?;
         let lens = if list_lens.is_null() {
             None
@@ -223,10 +211,10 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
         let strings = interned::read();
         let names = strings.as_ref().map_or(&[][..], |s| s.all());
         let attrs = Attrs::decode(&encoded, names, |table, handle| {
-            let owner = if table == 0 {
+            let owner: &Session = if table == 0 {
                 Session::standalone()
             } else {
-                session
+                &session
             };
             Ok((*owner.tensor(handle)?).clone())
         })
@@ -240,7 +228,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
         let out = env.new_long_array(outputs.len())?;
         let mut outputs: Vec<i64> = outputs.into_iter().map(|h| h as i64).collect();
         if let Some(first) = outputs.first_mut() {
-            *first = signal(session, *first as u64);
+            *first = signal(&session, *first as u64);
         }
         out.set_region(env, 0, &outputs)?;
         Ok(out)
@@ -271,8 +259,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_describe<'l>(
     handle: jlong,
 ) -> JLongArray<'l> {
     boundary(&mut env, "describe", |env| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         let t = session.tensor(handle as u64)?;
         let mut info = Vec::with_capacity(2 + t.rank());
         info.push(i64::from(t.dtype().code()));
@@ -293,8 +280,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_free<'l>(
     reason: jint,
 ) -> jboolean {
     boundary(&mut env, "free", |_| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         Ok(session.free(handle as u64, FreeReason::from_code(reason)?))
     })
 }
@@ -309,8 +295,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_freeMany<'l>(
     reason: jint,
 ) -> jint {
     boundary(&mut env, "freeMany", |env| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         let n = usize::try_from(count).unwrap_or(0).min(handles.len(env)?);
         let reason = FreeReason::from_code(reason)?;
         // In chunks through a buffer on the stack: freeing allocates nothing,
@@ -340,8 +325,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_collected<'l>(
     next_trigger: jlong,
 ) {
     boundary(&mut env, "collected", |_| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         if count_request {
             session.count_gc_request();
         }
@@ -371,10 +355,9 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_copyTensor<'l>(
     handle: jlong,
 ) -> jlong {
     boundary(&mut env, "copyTensor", |_| {
-        // SAFETY: Java holds both sessions open for the duration of the call.
-        let (dst, src) = unsafe { (session_ref(dst_session), session_ref(src_session)) };
+        let (dst, src) = (session_ref(dst_session)?, session_ref(src_session)?);
         let t = src.tensor(handle as u64)?;
-        Ok(signal(dst, dst.insert(t.deep_copy(dst.account())?)?))
+        Ok(signal(&dst, dst.insert(t.deep_copy(dst.account())?)?))
     })
 }
 
@@ -391,8 +374,7 @@ macro_rules! typed_exports {
             data: $jarray<'l>,
         ) -> jlong {
             boundary(&mut env, stringify!($from), |env| {
-                // SAFETY: Java holds the session open for the duration of the call.
-                let session = unsafe { session_ref(session) };
+                let session = session_ref(session)?;
                 let shape = dims(&long_array(env, &shape, session.account())?)?;
                 let n = crate::tensor::num_elements(&shape)?;
                 let len = data.len(env)?;
@@ -403,7 +385,7 @@ macro_rules! typed_exports {
                 }
                 let mut a = crate::tensor::Allocation::<$t>::new_initialized(session.account(), n)?;
                 <$t as JavaCopy<$jt>>::fill(env, &data, &mut a.data)?;
-                Ok(signal(session, session.insert(a.into_tensor(shape)?)?))
+                Ok(signal(&session, session.insert(a.into_tensor(shape)?)?))
             })
         }
 
@@ -417,8 +399,7 @@ macro_rules! typed_exports {
             dst: $jarray<'l>,
         ) {
             boundary(&mut env, stringify!($read), |env| {
-                // SAFETY: Java holds the session open for the duration of the call.
-                let session = unsafe { session_ref(session) };
+                let session = session_ref(session)?;
                 let t = session.tensor(handle as u64)?;
                 let src = t.as_slice::<$t>()?;
                 let offset = index(offset, "offset")?;
@@ -446,8 +427,7 @@ macro_rules! typed_exports {
             src: $jarray<'l>,
         ) {
             boundary(&mut env, stringify!($write), |env| {
-                // SAFETY: Java holds the session open for the duration of the call.
-                let session = unsafe { session_ref(session) };
+                let session = session_ref(session)?;
                 // Straight into the tensor, after the range is checked: no
                 // temporary as large as the caller's array.
                 let len = src.len(env)?;
@@ -469,8 +449,7 @@ macro_rules! typed_exports {
             at: jlong,
         ) -> $jt {
             boundary(&mut env, stringify!($get), |_| {
-                // SAFETY: Java holds the session open for the duration of the call.
-                let session = unsafe { session_ref(session) };
+                let session = session_ref(session)?;
                 let t = session.tensor(handle as u64)?;
                 let src = t.as_slice::<$t>()?;
                 let i = index(at, "index")?;
