@@ -91,12 +91,28 @@ pub fn byte_size(dtype: DataType, n: usize) -> Result<u64> {
         .ok_or_else(|| Error::invalid(format!("a {dtype} tensor of {n} elements is too large")))
 }
 
-/// Number of elements of `shape`, with overflow reported as an error.
+/// The largest dimension or element count a shape may have: Java reads
+/// shapes as `long`s (TensorFlow's limit too).
+pub const MAX_DIM: usize = i64::MAX as usize;
+
+/// Number of elements of `shape`. Every tensor's shape passes here, so this
+/// is where a shape Java could not hold is refused: a dimension or an element
+/// count past `i64::MAX` is an error, even with zero elements (a product that
+/// overflows on the way to a zero is refused as well, as TensorFlow does).
 pub fn num_elements(shape: &[usize]) -> Result<usize> {
-    shape
-        .iter()
-        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-        .ok_or_else(|| Error::invalid(format!("shape {shape:?} has too many elements")))
+    let mut n = 1usize;
+    for &d in shape {
+        n = n
+            .checked_mul(d)
+            .filter(|&n| n <= MAX_DIM)
+            .ok_or_else(|| Error::invalid(format!("shape {shape:?} has too many elements")))?;
+        if d > MAX_DIM {
+            return Err(Error::invalid(format!(
+                "shape {shape:?} has a dimension larger than {MAX_DIM}, the largest a tensor may have"
+            )));
+        }
+    }
+    Ok(n)
 }
 
 impl<T: Element> Allocation<T> {
@@ -352,6 +368,24 @@ mod tests {
         let err = Tensor::filled(&acc, &[20], 0f32);
         assert!(matches!(err, Err(Error::MemoryExhausted { .. })));
         assert_eq!(acc.live_bytes(), 80);
+    }
+
+    #[test]
+    fn shapes_java_cannot_hold_are_refused() {
+        let big = MAX_DIM + 1;
+        for shape in [
+            vec![0, big],
+            vec![big],
+            vec![big, 0],
+            vec![1 << 40, 1 << 40, 0],
+        ] {
+            assert!(num_elements(&shape).is_err(), "{shape:?}");
+        }
+        assert_eq!(num_elements(&[0, MAX_DIM]), Ok(0));
+        assert_eq!(num_elements(&[1, MAX_DIM]), Ok(MAX_DIM));
+        let acc = MemoryAccount::new(None);
+        let empty = Tensor::from_slice::<f32>(&acc, &[0, 1 << 62], &[]);
+        assert!(empty.is_ok_and(|t| t.reshaped(vec![0, big]).is_err()));
     }
 
     #[test]

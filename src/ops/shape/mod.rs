@@ -12,6 +12,8 @@
 
 mod fills;
 mod joining;
+#[cfg(test)]
+mod limit_tests;
 mod one_hot;
 mod selection;
 mod strided;
