@@ -268,8 +268,70 @@ fn sum_sizes(c: &mut Criterion) {
     g.finish();
 }
 
+/// The buffer pool under three allocation patterns of 1-2 MiB outputs: the
+/// same size freed at once (every output recycled), eight sizes between 1 and
+/// 2 MiB in turn (one size class each since the classes are eighths of a
+/// power of two; one power-of-two bucket before), and 64 outputs freed in one
+/// batch, as a cleanup after a collection frees them. Each iteration is one
+/// `AddV2`; each benchmark prints the pool's hits and misses during it.
+fn pool_reuse(c: &mut Criterion) {
+    let s = session();
+    let add = Registry::global().lookup("AddV2").unwrap();
+    let attrs = Attrs::new();
+    let mib = 1usize << 18;
+    let sizes: Vec<usize> = (0..8).map(|k| mib + 1 + k * (mib / 8)).collect();
+    let inputs: Vec<u64> = sizes
+        .iter()
+        .map(|&n| put(&s, &[n], &vec![1f32; n]))
+        .collect();
+    let one = put(&s, &[mib], &vec![1f32; mib]);
+    let mut g = c.benchmark_group("pool_reuse");
+    g.sample_size(20)
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(500));
+    let hit_rate = |name: &str, f: &mut dyn FnMut()| {
+        let (h0, m0) = eagerflow::pool::hits_and_misses();
+        f();
+        let (h, m) = eagerflow::pool::hits_and_misses();
+        let (h, m) = (h - h0, m - m0);
+        println!(
+            "pool_reuse/{name}: {h} hits, {m} misses ({:.1}% hits)",
+            100.0 * h as f64 / (h + m).max(1) as f64
+        );
+    };
+    hit_rate("same size", &mut || {
+        g.bench_function("AddV2 1 MiB, freed at once", |bch| {
+            bch.iter(|| exec_free(&s, add, &[one, one], &attrs))
+        });
+    });
+    let mut k = 0;
+    hit_rate("8 sizes", &mut || {
+        g.bench_function("AddV2 over 8 sizes in (1, 2] MiB, freed at once", |bch| {
+            bch.iter(|| {
+                k = (k + 1) % inputs.len();
+                exec_free(&s, add, &[inputs[k], inputs[k]], &attrs)
+            })
+        });
+    });
+    let mut held = Vec::with_capacity(64);
+    hit_rate("batches of 64", &mut || {
+        g.bench_function("AddV2 1 MiB, freed 64 at a time", |bch| {
+            bch.iter(|| {
+                held.extend(s.execute(add, &[one, one], None, &attrs).unwrap());
+                if held.len() == 64 {
+                    s.free_many(&held, FreeReason::Cleanup);
+                    held.clear();
+                }
+            })
+        });
+    });
+    s.free_many(&held, FreeReason::Cleanup);
+    g.finish();
+}
+
 criterion_group!(
     benches,
+    pool_reuse,
     sum_sizes,
     per_op_overhead,
     session_lookup,

@@ -18,8 +18,11 @@ impl Env {
         Env::with_options(SessionOptions::default())
     }
 
-    /// A session with other options, e.g. a hard byte limit.
+    /// A session with other options, e.g. a hard byte limit. Buffers that
+    /// kernels write index-wise come poisoned (`pool::poison`), so a result
+    /// that reads an unwritten element is wrong in every test.
     pub fn with_options(options: SessionOptions) -> Env {
+        eagerflow::pool::poison::enable(true);
         Env {
             s: Session::new(options),
         }

@@ -68,6 +68,35 @@ pub enum Like {
     Index,
     /// Its own shape and dtype.
     Own,
+    /// An INT32 scalar axis of the first input, in `[-rank, rank)`.
+    Axis,
+    /// An INT32 vector of distinct axes of the first input.
+    Axes,
+    /// An INT32 vector permuting the first input's axes.
+    Perm,
+    /// An INT32 vector holding the first input's shape, sometimes with a -1.
+    ShapeOf,
+    /// An INT32 scalar in 1..=3 (counts, depths, multiples).
+    Count,
+    /// INT32, one entry per axis of the first input: an index in the axis.
+    Begin,
+    /// INT32, one entry per axis of the first input: its size.
+    End,
+    /// INT32, one entry per axis of the first input: -1.
+    Rest,
+    /// INT32, one entry per axis of the first input: 1 to 3.
+    Repeats,
+    /// INT32 vector of indices into every axis of the first input.
+    Indices,
+    /// BOOL of the first input's shape.
+    Mask,
+    /// The first input's dtype, as a vector as long as its last axis.
+    LastAxis,
+    /// A scalar of the first input's dtype.
+    ScalarLikeFirst,
+    /// Whatever the declared argument's name conventionally takes (see
+    /// `valid::conventional_input`).
+    ByName,
 }
 
 #[derive(Clone, Debug)]
@@ -198,6 +227,9 @@ pub enum Arity {
     Signature { lens: Vec<u8>, explicit: bool },
     /// The generated tensors as they are, with arbitrary list lengths.
     Random { lens: Option<Vec<i32>> },
+    /// Declared argument `i` gets tensor `i` (the last one past the end);
+    /// a list argument gets it `1 + lens[i] % 3` times.
+    PerArgument { lens: Vec<u8> },
 }
 
 /// Handles that are not live tensors, which the session must refuse.
@@ -219,9 +251,11 @@ pub struct Case {
     pub arity: Arity,
     pub attrs: Vec<AttrPick>,
     pub bogus: Bogus,
+    /// At least this many elements in the first input: a large case.
+    pub big: Option<usize>,
 }
 
-fn dtype() -> impl Strategy<Value = DataType> {
+pub fn dtype() -> impl Strategy<Value = DataType> {
     prop::sample::select(DataType::ALL.to_vec())
 }
 
@@ -232,6 +266,7 @@ fn tensor_spec() -> impl Strategy<Value = TensorSpec> {
         1 => Just(Like::Scalar),
         2 => Just(Like::Index),
         3 => Just(Like::Own),
+        1 => prop::sample::select(vec![Like::Axis, Like::Axes, Like::Perm, Like::ShapeOf, Like::Count]),
     ];
     (
         dtype(),
@@ -287,7 +322,7 @@ fn attr_spec() -> impl Strategy<Value = AttrSpec> {
     ]
 }
 
-fn attr_pick() -> impl Strategy<Value = AttrPick> {
+pub fn attr_pick() -> impl Strategy<Value = AttrPick> {
     let name = prop_oneof![
         5 => any::<usize>().prop_map(AttrName::Declared),
         1 => any::<usize>().prop_map(AttrName::Pool),
@@ -350,12 +385,28 @@ pub fn case() -> impl Strategy<Value = Case> {
         arity(),
         prop::collection::vec(attr_pick(), 0..4),
         bogus(),
+        big(),
     )
-        .prop_map(|(op, tensors, arity, attrs, bogus)| Case {
+        .prop_map(|(op, tensors, arity, attrs, bogus, big)| Case {
             op,
             tensors,
             arity,
             attrs,
             bogus,
+            big,
         })
+}
+
+/// One case in 128 grows its first input to 2^18 to 2^20 elements: pooled
+/// buffer sizes, and the kernels' multi-threaded paths.
+fn big() -> impl Strategy<Value = Option<usize>> {
+    big_one_in(128)
+}
+
+/// One case in `n` grows its first input to 2^18 to 2^20 elements.
+pub fn big_one_in(n: u32) -> impl Strategy<Value = Option<usize>> {
+    prop_oneof![
+        n - 1 => Just(None),
+        1 => prop::sample::select(vec![1 << 18, (1 << 18) + 97, 1 << 20]).prop_map(Some),
+    ]
 }
