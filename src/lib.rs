@@ -8,6 +8,7 @@ pub mod handles;
 pub mod memory;
 pub mod ops;
 pub mod pool;
+pub mod scratch;
 pub mod session;
 pub mod sessions;
 pub mod tensor;

@@ -3,6 +3,7 @@
 
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
+use crate::scratch::try_collect;
 use crate::tensor::Tensor;
 
 /// One attribute value, as `OperationBuilder.setAttr` can give it.
@@ -249,16 +250,18 @@ impl Attrs {
             let single = || payload.first().copied().ok_or_else(bad);
             let value = match *k {
                 kind::INT => AttrValue::Int(single()?),
-                kind::INTS => AttrValue::Ints(payload.to_vec()),
+                // Lists as long as the caller's arrays: copied fallibly.
+                kind::INTS => AttrValue::Ints(try_collect(n, payload.iter().copied())?),
                 kind::FLOAT => AttrValue::Float(f32::from_bits(single()? as u32)),
-                kind::FLOATS => {
-                    AttrValue::Floats(payload.iter().map(|&b| f32::from_bits(b as u32)).collect())
-                }
+                kind::FLOATS => AttrValue::Floats(try_collect(
+                    n,
+                    payload.iter().map(|&b| f32::from_bits(b as u32)),
+                )?),
                 kind::BOOL => AttrValue::Bool(single()? != 0),
-                kind::BOOLS => AttrValue::Bools(payload.iter().map(|&b| b != 0).collect()),
+                kind::BOOLS => AttrValue::Bools(try_collect(n, payload.iter().map(|&b| b != 0))?),
                 kind::TYPE => AttrValue::Type(DataType::from_code(single()? as i32)?),
                 kind::SHAPE if *count == -1 => AttrValue::Shape(None),
-                kind::SHAPE => AttrValue::Shape(Some(payload.to_vec())),
+                kind::SHAPE => AttrValue::Shape(Some(try_collect(n, payload.iter().copied())?)),
                 kind::STRING => AttrValue::Str(string(single()?)?),
                 kind::TENSOR => match payload {
                     [table, handle] => AttrValue::Tensor(tensor(*table, *handle as u64)?),

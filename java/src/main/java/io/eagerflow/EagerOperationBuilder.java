@@ -48,7 +48,11 @@ final class EagerOperationBuilder implements OperationBuilder {
     this.name = name;
   }
 
+  /** Called first by every public method. */
   private void checkNotBuilt() {
+    if (session.core().isClosed()) {
+      throw new IllegalStateException(SessionCore.CLOSED_MESSAGE);
+    }
     if (built) {
       throw new IllegalStateException("Operation has already been built");
     }
@@ -100,7 +104,6 @@ final class EagerOperationBuilder implements OperationBuilder {
   }
 
   private void record(String name, int kind, int count) {
-    checkNotBuilt();
     Objects.requireNonNull(name, "name");
     reserve(3 + Math.max(count, 0));
     attrs[attrLength++] = string(name);
@@ -122,6 +125,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, long value) {
+    checkNotBuilt();
     record(name, INT, 1);
     attrs[attrLength++] = value;
     return this;
@@ -129,6 +133,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, long[] value) {
+    checkNotBuilt();
     Objects.requireNonNull(value, "value");
     record(name, INTS, value.length);
     System.arraycopy(value, 0, attrs, attrLength, value.length);
@@ -138,6 +143,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, float value) {
+    checkNotBuilt();
     record(name, FLOAT, 1);
     attrs[attrLength++] = Float.floatToRawIntBits(value) & 0xffffffffL;
     return this;
@@ -145,6 +151,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, float[] value) {
+    checkNotBuilt();
     Objects.requireNonNull(value, "value");
     record(name, FLOATS, value.length);
     for (float v : value) {
@@ -155,6 +162,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, boolean value) {
+    checkNotBuilt();
     record(name, BOOL, 1);
     attrs[attrLength++] = value ? 1 : 0;
     return this;
@@ -162,6 +170,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, boolean[] value) {
+    checkNotBuilt();
     Objects.requireNonNull(value, "value");
     record(name, BOOLS, value.length);
     for (boolean v : value) {
@@ -172,6 +181,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, DataType value) {
+    checkNotBuilt();
     Objects.requireNonNull(value, "value");
     record(name, TYPE, 1);
     attrs[attrLength++] = value.code();
@@ -180,6 +190,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, Shape value) {
+    checkNotBuilt();
     Objects.requireNonNull(value, "value");
     long[] dims = value.asArray();
     record(name, SHAPE, dims.length);
@@ -190,6 +201,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, String value) {
+    checkNotBuilt();
     Objects.requireNonNull(value, "value");
     record(name, STRING, 1);
     attrs[attrLength++] = string(value);
@@ -198,6 +210,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, TType value) {
+    checkNotBuilt();
     Objects.requireNonNull(value, "value");
     NativeTensor tensor = TensorTypes.unwrap(value);
     boolean standalone = tensor.scope() == NativeScope.STANDALONE;
