@@ -48,6 +48,6 @@ public class NativeCallBenchmark {
   /** A crossing that looks its session up and returns nothing. */
   @Benchmark
   public void sessionLookup() {
-    Native.collected(session, false);
+    Native.collected(session, false, 0);
   }
 }
