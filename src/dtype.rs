@@ -87,12 +87,21 @@ pub trait Element: Copy + Default + PartialEq + Send + Sync + fmt::Debug + 'stat
     fn into_storage(v: Vec<Self>) -> crate::tensor::Storage;
     /// Unwraps storage of this type.
     fn from_storage(s: crate::tensor::Storage) -> Option<Vec<Self>>;
+    /// The value that fills buffers under test (`pool::poison`): `pattern` in
+    /// every byte of an integer, a signalling NaN with that payload for a
+    /// float (no arithmetic produces one, only a copy), and the pattern's low
+    /// bit for BOOL (a `bool` must stay 0 or 1).
+    fn poison(pattern: u8) -> Self;
 }
 
 macro_rules! element {
-    ($t:ty, $dt:ident, $variant:ident) => {
+    ($t:ty, $dt:ident, $variant:ident, $poison:expr) => {
         impl Element for $t {
             const DTYPE: DataType = DataType::$dt;
+            fn poison(pattern: u8) -> Self {
+                let f: fn(u8) -> $t = $poison;
+                f(pattern)
+            }
             fn slice(storage: &crate::tensor::Storage) -> Option<&[Self]> {
                 match storage {
                     crate::tensor::Storage::$variant(v) => Some(v),
@@ -118,12 +127,17 @@ macro_rules! element {
     };
 }
 
-element!(f32, Float, F32);
-element!(f64, Double, F64);
-element!(i32, Int32, I32);
-element!(u8, UInt8, U8);
-element!(i64, Int64, I64);
-element!(bool, Bool, Bool);
+// Float poisons: exponent all ones, quiet bit clear, a non-zero payload.
+element!(f32, Float, F32, |p| f32::from_bits(
+    0x7f80_0000 | (u32::from_ne_bytes([p; 4]) & 0x003f_ffff) | 1
+));
+element!(f64, Double, F64, |p| f64::from_bits(
+    0x7ff0_0000_0000_0000 | (u64::from_ne_bytes([p; 8]) & 0x0007_ffff_ffff_ffff) | 1
+));
+element!(i32, Int32, I32, |p| i32::from_ne_bytes([p; 4]));
+element!(u8, UInt8, U8, |p| p);
+element!(i64, Int64, I64, |p| i64::from_ne_bytes([p; 8]));
+element!(bool, Bool, Bool, |p| p & 1 == 1);
 
 /// Calls `$body` with the type alias `$T` bound to the Rust type of `$dtype`.
 #[macro_export]
@@ -191,6 +205,20 @@ macro_rules! with_numeric_dtype {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn float_poisons_are_signalling_nans_that_arithmetic_quiets() {
+        for p in [0xA5u8, 0x5A, 0, 0xFF] {
+            let (f, d) = (f32::poison(p), f64::poison(p));
+            assert!(f.is_nan() && d.is_nan());
+            assert_eq!(f.to_bits() & (1 << 22), 0, "f32 poison must be signalling");
+            assert_eq!(d.to_bits() & (1 << 51), 0, "f64 poison must be signalling");
+            let g = std::hint::black_box(f) + 1.0;
+            assert_ne!(g.to_bits(), f.to_bits());
+        }
+        assert_ne!(f32::poison(0xA5).to_bits(), f32::poison(0x5A).to_bits());
+        assert_ne!(bool::poison(0xA5), bool::poison(0x5A));
+    }
 
     #[test]
     fn codes_round_trip() {

@@ -9,6 +9,7 @@ pub mod memory;
 pub mod ops;
 mod panics;
 pub mod pool;
+pub mod scratch;
 pub mod session;
 pub mod tensor;
 

@@ -48,6 +48,10 @@ pub struct MemoryAccount {
     allocated_bytes: AtomicU64,
     clocked: bool,
     limit: Option<u64>,
+    /// Kernels' large temporaries in flight ([`ScratchGuard`]): held next to
+    /// the tensors, so checked against the limit with them, but never live
+    /// tensor bytes.
+    scratch_bytes: AtomicU64,
 }
 
 impl fmt::Debug for MemoryAccount {
@@ -55,6 +59,7 @@ impl fmt::Debug for MemoryAccount {
         f.debug_struct("MemoryAccount")
             .field("live_bytes", &self.live_bytes())
             .field("peak_bytes", &self.peak_bytes())
+            .field("scratch_bytes", &self.scratch_bytes())
             .field("limit", &self.limit)
             .finish()
     }
@@ -74,6 +79,7 @@ impl MemoryAccount {
             allocated_bytes: AtomicU64::new(0),
             clocked,
             limit,
+            scratch_bytes: AtomicU64::new(0),
         })
     }
 
@@ -94,6 +100,16 @@ impl MemoryAccount {
         self.limit
     }
 
+    /// Bytes of kernel temporaries in flight (not part of the live bytes).
+    pub fn scratch_bytes(&self) -> u64 {
+        self.scratch_bytes.load(Ordering::Relaxed)
+    }
+
+    /// Live tensor bytes plus temporaries in flight: what the limit bounds.
+    pub fn held_bytes(&self) -> u64 {
+        self.live_bytes().saturating_add(self.scratch_bytes())
+    }
+
     /// Counts `bytes` against this account (failing past the limit) and the
     /// process; the returned guard gives them back when dropped.
     pub fn reserve(self: &Arc<Self>, bytes: u64) -> Result<BufferGuard> {
@@ -111,15 +127,20 @@ impl MemoryAccount {
                 }
             }
             Some(limit) => {
+                // Temporaries in flight count against the limit too; they are
+                // read once, so a concurrent temporary can overshoot the limit
+                // by its own size at most, never the tensors alone.
+                let scratch = self.scratch_bytes();
                 let mut live = self.live_bytes.load(Ordering::Relaxed);
                 loop {
-                    let next = live.checked_add(bytes).filter(|&n| n <= limit).ok_or(
-                        Error::MemoryExhausted {
+                    let next = live
+                        .checked_add(bytes)
+                        .filter(|&n| n.saturating_add(scratch) <= limit)
+                        .ok_or(Error::MemoryExhausted {
                             requested: bytes,
                             live,
                             limit: Some(limit),
-                        },
-                    )?;
+                        })?;
                     match self.live_bytes.compare_exchange_weak(
                         live,
                         next,
@@ -137,6 +158,53 @@ impl MemoryAccount {
             bytes,
             account: Arc::clone(self),
         })
+    }
+}
+
+impl MemoryAccount {
+    /// Counts `bytes` of a kernel's temporary against the limit, next to the
+    /// live tensors and other temporaries, until the guard drops. Temporaries
+    /// are not tensor bytes: `live_bytes` and `peak_bytes` never see them.
+    pub fn reserve_scratch(self: &Arc<Self>, bytes: u64) -> Result<ScratchGuard> {
+        let live = self.live_bytes();
+        let mut scratch = self.scratch_bytes.load(Ordering::Relaxed);
+        loop {
+            let next = scratch
+                .checked_add(bytes)
+                .filter(|&n| self.limit.is_none_or(|l| n.saturating_add(live) <= l))
+                .ok_or(Error::MemoryExhausted {
+                    requested: bytes,
+                    live: live.saturating_add(scratch),
+                    limit: self.limit,
+                })?;
+            match self.scratch_bytes.compare_exchange_weak(
+                scratch,
+                next,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => break,
+                Err(actual) => scratch = actual,
+            }
+        }
+        Ok(ScratchGuard {
+            bytes,
+            account: Arc::clone(self),
+        })
+    }
+}
+
+/// Temporary bytes counted against an account's limit for as long as it lives.
+pub struct ScratchGuard {
+    bytes: u64,
+    account: Arc<MemoryAccount>,
+}
+
+impl Drop for ScratchGuard {
+    fn drop(&mut self) {
+        self.account
+            .scratch_bytes
+            .fetch_sub(self.bytes, Ordering::Relaxed);
     }
 }
 

@@ -1,6 +1,12 @@
-//! A bounded pool of large freed buffers, bucketed by dtype and power-of-two
-//! capacity. Reused pages are already faulted in, which is what makes a new
-//! output of a streaming op as cheap as writing into an existing array.
+//! A bounded pool of large freed buffers, bucketed by dtype and size class.
+//! Reused pages are already faulted in, which is what makes a new output of a
+//! streaming op as cheap as writing into an existing array.
+//!
+//! Size classes: eight per power of two (`2^k`, `2^k + 2^(k-3)`, ...), so a
+//! buffer's capacity is less than 1/8 above the length it was reserved for.
+//! The slack is memory no tensor counts; idle buffers are reported apart
+//! ([`idle_bytes`]) and released by [`trim`], and by [`fit_under`] when a
+//! session with a limit comes near it.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -15,36 +21,75 @@ pub const MIN_POOLED_BYTES: usize = 1 << 20;
 pub const MAX_IDLE_BYTES: u64 = 256 << 20;
 /// Idle buffers per bucket.
 const MAX_PER_BUCKET: usize = 4;
+/// log2 of the size classes per power of two.
+const SUB_CLASS_BITS: u32 = 3;
 
 type Buckets = HashMap<(DataType, usize), Vec<Storage>>;
 static IDLE: Mutex<Option<Buckets>> = Mutex::new(None);
 static IDLE_BYTES: AtomicU64 = AtomicU64::new(0);
+static HITS: AtomicU64 = AtomicU64::new(0);
+static MISSES: AtomicU64 = AtomicU64::new(0);
 
+/// Bytes of idle buffers the pool holds.
 pub fn idle_bytes() -> u64 {
     IDLE_BYTES.load(Ordering::Relaxed)
 }
 
-/// The capacity to reserve for `n` elements of `T`: a power of two for
-/// pooled sizes (untouched tail pages never become resident).
+/// Requests for pooled sizes since the process started: `(hits, misses)`.
+pub fn hits_and_misses() -> (u64, u64) {
+    (HITS.load(Ordering::Relaxed), MISSES.load(Ordering::Relaxed))
+}
+
+/// The smallest size class holding `n` elements: `n` rounded up to a multiple
+/// of `2^(k-3)` where `2^k <= n < 2^(k+1)`, hence less than `n + n/8`.
+pub fn size_class(n: usize) -> usize {
+    let Some(k) = n.checked_ilog2() else {
+        return 0;
+    };
+    let step = 1usize << k.saturating_sub(SUB_CLASS_BITS);
+    n.checked_next_multiple_of(step).unwrap_or(n)
+}
+
+fn pooled<T: Element>(n: usize) -> bool {
+    n.saturating_mul(T::DTYPE.size()) >= MIN_POOLED_BYTES
+}
+
+/// The capacity to reserve for `n` elements of `T`: its size class for pooled
+/// sizes (untouched tail pages never become resident), `n` otherwise.
 pub fn capacity_for<T: Element>(n: usize) -> usize {
-    if n.saturating_mul(T::DTYPE.size()) >= MIN_POOLED_BYTES {
-        n.checked_next_power_of_two().unwrap_or(n)
-    } else {
-        n
+    if pooled::<T>(n) { size_class(n) } else { n }
+}
+
+/// A vector with room for `n` elements: a pooled one (its old contents kept;
+/// see [`poison`]) or a fresh one, reserved fallibly. `None` if the allocator
+/// refuses.
+pub(crate) fn obtain<T: Element>(n: usize) -> Option<Vec<T>> {
+    if let Some(v) = take(n) {
+        return Some(v);
     }
+    let mut v = Vec::new();
+    v.try_reserve_exact(capacity_for::<T>(n)).ok()?;
+    Some(v)
 }
 
 /// A pooled vector with room for `n` elements, its old contents kept.
 pub fn take<T: Element>(n: usize) -> Option<Vec<T>> {
-    let cap = capacity_for::<T>(n);
-    if cap == n && n.saturating_mul(T::DTYPE.size()) < MIN_POOLED_BYTES {
+    if !pooled::<T>(n) {
         return None;
     }
+    let cap = size_class(n);
     let storage = {
         let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
-        idle.as_mut()?.get_mut(&(T::DTYPE, cap))?.pop()?
+        idle.as_mut()
+            .and_then(|b| b.get_mut(&(T::DTYPE, cap)))
+            .and_then(Vec::pop)
     };
-    IDLE_BYTES.fetch_sub((cap * T::DTYPE.size()) as u64, Ordering::Relaxed);
+    let Some(storage) = storage else {
+        MISSES.fetch_add(1, Ordering::Relaxed);
+        return None;
+    };
+    HITS.fetch_add(1, Ordering::Relaxed);
+    IDLE_BYTES.fetch_sub(storage.capacity_bytes() as u64, Ordering::Relaxed);
     T::from_storage(storage)
 }
 
@@ -54,7 +99,7 @@ pub(crate) fn recycle(storage: Storage) {
         return;
     }
     let cap = bytes / storage.dtype().size();
-    if !cap.is_power_of_two() {
+    if size_class(cap) != cap {
         return;
     }
     if IDLE_BYTES.load(Ordering::Relaxed) + bytes as u64 > MAX_IDLE_BYTES {
@@ -68,5 +113,122 @@ pub(crate) fn recycle(storage: Storage) {
     if bucket.len() < MAX_PER_BUCKET {
         bucket.push(storage);
         IDLE_BYTES.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+}
+
+/// Releases idle buffers, largest first, until at most `keep` idle bytes
+/// remain; returns the bytes released. The buffers are freed after the pool's
+/// lock is let go.
+pub fn trim_to(keep: u64) -> u64 {
+    let released: Vec<Storage> = {
+        let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(buckets) = idle.as_mut() else {
+            return 0;
+        };
+        let mut keys: Vec<(DataType, usize)> = buckets.keys().copied().collect();
+        keys.sort_unstable_by_key(|&(d, cap)| std::cmp::Reverse(cap * d.size()));
+        let mut out = Vec::new();
+        for key in keys {
+            let Some(bucket) = buckets.get_mut(&key) else {
+                continue;
+            };
+            while IDLE_BYTES.load(Ordering::Relaxed) > keep {
+                let Some(s) = bucket.pop() else { break };
+                IDLE_BYTES.fetch_sub(s.capacity_bytes() as u64, Ordering::Relaxed);
+                out.push(s);
+            }
+        }
+        buckets.retain(|_, b| !b.is_empty());
+        out
+    };
+    released.iter().map(|s| s.capacity_bytes() as u64).sum()
+}
+
+/// Releases every idle buffer; returns the bytes released.
+pub fn trim() -> u64 {
+    trim_to(0)
+}
+
+/// Keeps what a session holds (`held`: live tensors and temporaries) plus
+/// the idle buffers within the session's `limit`: a session near its cap
+/// should not also keep memory in reserve. One load when the pool is empty.
+pub(crate) fn fit_under(limit: u64, held: impl FnOnce() -> u64) {
+    let idle = idle_bytes();
+    if idle == 0 {
+        return;
+    }
+    let held = held();
+    if held.saturating_add(idle) > limit {
+        trim_to(limit.saturating_sub(held));
+    }
+}
+
+/// Test support: buffers handed to kernels for index-wise writes filled with a
+/// recognisable pattern, so that an element a kernel forgets to write shows up
+/// in its output instead of a previous tensor's value (see
+/// `Allocation::new_initialized`). On by default in the crate's unit tests and
+/// in builds with the `testing` feature; integration tests turn it on with
+/// [`poison::enable`].
+pub mod poison {
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static ENABLED: AtomicBool = AtomicBool::new(cfg!(any(test, feature = "testing")));
+
+    /// The pattern of the test builds: `0xA5` bytes, a signalling NaN with that
+    /// payload for floats, `true` for BOOL.
+    pub const DEFAULT_PATTERN: u8 = 0xA5;
+
+    thread_local! {
+        static PATTERN: Cell<u8> = const { Cell::new(DEFAULT_PATTERN) };
+    }
+
+    /// Turns poisoning on or off for the whole process.
+    #[doc(hidden)]
+    pub fn enable(on: bool) {
+        ENABLED.store(on, Ordering::Relaxed);
+    }
+
+    /// Sets the pattern for buffers this thread obtains (each element type
+    /// turns it into a value with [`Element::poison`](crate::Element::poison)).
+    #[doc(hidden)]
+    pub fn set_pattern(pattern: u8) {
+        PATTERN.with(|p| p.set(pattern));
+    }
+
+    /// The pattern to fill with, if poisoning is on.
+    pub(crate) fn pattern() -> Option<u8> {
+        ENABLED
+            .load(Ordering::Relaxed)
+            .then(|| PATTERN.with(Cell::get))
+    }
+}
+
+/// Unit tests that read the pool's state or counters, or may trim it (any
+/// allocation in a session with a limit, or one the allocator refuses), run
+/// one at a time.
+#[cfg(test)]
+pub(crate) static TEST_LOCK: Mutex<()> = Mutex::new(());
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_classes_stay_within_an_eighth() {
+        assert_eq!(size_class(0), 0);
+        for n in (1..5000).chain([1 << 20, (1 << 20) + 1, 3 << 19, usize::MAX / 3]) {
+            let c = size_class(n);
+            assert!(c >= n, "class {c} below {n}");
+            assert!(c - n <= n / 8, "class {c} of {n} wastes more than 1/8");
+            assert_eq!(size_class(c), c, "class {c} is not its own class");
+        }
+        // Eight classes from one power of two to the next.
+        let classes: std::collections::BTreeSet<usize> = ((1 << 20)..=(1 << 21))
+            .step_by(4096)
+            .map(size_class)
+            .collect();
+        assert_eq!(classes.len(), 9);
+        assert_eq!(size_class(usize::MAX), usize::MAX);
     }
 }

@@ -60,8 +60,11 @@ pub const MIN_GC_TRIGGER_BYTES: u64 = 64 << 20;
 /// When to ask Java for a garbage collection: live bytes past the trigger,
 /// and at least half a trigger's worth allocated since the last request, so a
 /// steady working set above the trigger does not ask on every op. Unless
-/// fixed, the trigger is the larger of 64 MiB and twice the bytes still live
-/// after the previous collection, so it follows the working set.
+/// fixed, Java moves the trigger after each collection (`collected`): what
+/// stayed live plus as many bytes as the session may allocate before the next
+/// collection keeps collections within their share of wall time, never below
+/// 64 MiB. Bytes freed by `release` leave live bytes at once, so a loop that
+/// releases everything stays under the trigger and never asks.
 struct Pressure {
     trigger: AtomicU64,
     fixed: bool,
@@ -188,17 +191,16 @@ impl Session {
         won
     }
 
-    /// Called after a requested collection and cleanup: adapts the trigger to
-    /// what is still live.
-    pub fn collected(&self) {
+    /// Called after a requested collection and cleanup: moves the trigger to
+    /// `next` (Java's pacing, from what the collection cost and freed), or,
+    /// without one, to twice what is still live. A fixed trigger never moves.
+    pub fn collected(&self, next: Option<u64>) {
         if let Some(p) = &self.pressure
             && !p.fixed
         {
-            let live = self.account.live_bytes();
-            p.trigger.store(
-                live.saturating_mul(2).max(MIN_GC_TRIGGER_BYTES),
-                Ordering::Relaxed,
-            );
+            let trigger = next.unwrap_or_else(|| self.account.live_bytes().saturating_mul(2));
+            p.trigger
+                .store(trigger.max(MIN_GC_TRIGGER_BYTES), Ordering::Relaxed);
         }
     }
 
@@ -229,21 +231,32 @@ impl Session {
         offset: usize,
         values: &[T],
     ) -> Result<()> {
-        self.table.update(handle, |t| {
-            let tensor = Arc::make_mut(t);
-            let n = tensor.num_elements();
-            let end = offset
-                .checked_add(values.len())
-                .filter(|&e| e <= n)
-                .ok_or_else(|| {
-                    Error::OutOfRange(format!(
-                        "writing {} elements at offset {offset} into a tensor of {n} elements",
-                        values.len()
-                    ))
-                })?;
-            tensor.make_mut::<T>(&self.account)?[offset..end].copy_from_slice(values);
-            Ok(())
+        self.write_with(handle, offset, values.len(), |dst: &mut [T]| {
+            dst.copy_from_slice(values);
+            Ok::<(), Error>(())
         })
+    }
+
+    /// Lets `fill` write `len` elements of the tensor behind `handle` from
+    /// flat index `offset`, once the range is checked (a caller copying from
+    /// elsewhere needs no temporary). Runs under the table's lock.
+    pub fn write_with<T: crate::dtype::Element, E: From<Error>>(
+        &self,
+        handle: u64,
+        offset: usize,
+        len: usize,
+        fill: impl FnOnce(&mut [T]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        self.table.update(handle, |t| {
+            let n = t.num_elements();
+            let end = offset.checked_add(len).filter(|&e| e <= n).ok_or_else(|| {
+                Error::OutOfRange(format!(
+                    "writing {len} elements at offset {offset} into a tensor of {n} elements"
+                ))
+            })?;
+            let tensor = Arc::make_mut(t);
+            Ok(fill(&mut tensor.make_mut::<T>(&self.account)?[offset..end]))
+        })?
     }
 
     /// Runs op `op` (a registry index) on the tensors behind `inputs` and
@@ -257,7 +270,15 @@ impl Session {
     ) -> Result<Outputs> {
         let registry = Registry::global();
         // Inline for up to four inputs: no heap allocation on the common path.
+        // A longer list (as long as the caller's array) is reserved fallibly.
         let mut tensors = SmallVec::<[Arc<Tensor>; 4]>::new();
+        tensors
+            .try_reserve(inputs.len())
+            .map_err(|_| Error::MemoryExhausted {
+                requested: (inputs.len() * std::mem::size_of::<Arc<Tensor>>()) as u64,
+                live: self.account.live_bytes(),
+                limit: None,
+            })?;
         self.table
             .get_many(inputs, &mut tensors)
             .map_err(|e| e.in_op(registry.name(op)))?;

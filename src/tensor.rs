@@ -127,10 +127,15 @@ impl<T: Element> Allocation<T> {
 
     /// Room for `n` elements with `len == n` already, for kernels that write
     /// by index or from several threads. A recycled buffer keeps its old
-    /// values, so every element must be written; a fresh one is zeroed.
+    /// values, so every element must be written; a fresh one is zeroed. Under
+    /// test (`pool::poison`) every element holds the poison pattern instead,
+    /// fresh or recycled, so an element a kernel skips shows in its output.
     pub fn new_initialized(account: &Arc<MemoryAccount>, n: usize) -> Result<Allocation<T>> {
         let mut a = Self::obtain(account, n)?;
-        if a.data.len() >= n {
+        if let Some(pattern) = pool::poison::pattern() {
+            a.data.clear();
+            a.data.resize(n, T::poison(pattern));
+        } else if a.data.len() >= n {
             a.data.truncate(n);
         } else {
             a.data.resize(n, T::default());
@@ -140,20 +145,21 @@ impl<T: Element> Allocation<T> {
 
     fn obtain(account: &Arc<MemoryAccount>, n: usize) -> Result<Allocation<T>> {
         let bytes = byte_size(T::DTYPE, n)?;
+        if let Some(limit) = account.limit() {
+            pool::fit_under(limit, || account.held_bytes().saturating_add(bytes));
+        }
         let guard = account.reserve(bytes)?;
-        let data = match pool::take::<T>(n) {
-            Some(v) => v,
-            None => {
-                let mut v = Vec::new();
-                v.try_reserve_exact(pool::capacity_for::<T>(n))
-                    .map_err(|_| Error::MemoryExhausted {
-                        requested: bytes,
-                        live: account.live_bytes().saturating_sub(bytes),
-                        limit: None,
-                    })?;
-                v
-            }
-        };
+        let data = pool::obtain::<T>(n)
+            .or_else(|| {
+                // Idle buffers are the one reserve the allocator may lack.
+                pool::trim();
+                pool::obtain::<T>(n)
+            })
+            .ok_or_else(|| Error::MemoryExhausted {
+                requested: bytes,
+                live: account.live_bytes().saturating_sub(bytes),
+                limit: None,
+            })?;
         guard.allocated();
         Ok(Allocation { data, guard })
     }
@@ -355,6 +361,7 @@ mod tests {
 
     #[test]
     fn limit_is_checked_before_allocating() {
+        let _pool = pool::TEST_LOCK.lock().unwrap_or_else(|p| p.into_inner());
         let acc = MemoryAccount::new(Some(100));
         let ok = Tensor::filled(&acc, &[20], 0f32);
         assert!(ok.is_ok());
@@ -383,6 +390,7 @@ mod tests {
 
     #[test]
     fn absurd_sizes_are_errors() {
+        let _pool = pool::TEST_LOCK.lock().unwrap_or_else(|p| p.into_inner());
         let acc = MemoryAccount::new(None);
         assert!(Tensor::filled(&acc, &[usize::MAX / 2, 4], 0f32).is_err());
         assert!(Tensor::filled(&acc, &[1 << 60], 0u8).is_err());

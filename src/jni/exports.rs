@@ -8,12 +8,16 @@ use jni::objects::{
 };
 use jni::sys::{jboolean, jdouble, jint, jlong};
 
-use super::{Failure, boundary, dims, long_array, session_from_raw, session_into_raw, session_ref};
+use super::{
+    Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, dims, long_array,
+    session_from_raw, session_into_raw, session_ref,
+};
 use crate::dtype::DataType;
 use crate::error::Error;
 use crate::memory::GlobalMemory;
 use crate::ops::{Attrs, Registry};
 use crate::pool;
+use crate::scratch::Scratch;
 use crate::session::{FreeReason, Session, SessionOptions, SessionStats, scratch_scalar};
 
 fn stats_array(s: &SessionStats) -> [i64; 8] {
@@ -116,6 +120,17 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_memoryStats<'l>(
         ];
         out.set_region(env, 0, &values)?;
         Ok(())
+    })
+}
+
+/// Releases every idle pooled buffer; returns the bytes released.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_trimPool<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+) -> jlong {
+    boundary(&mut env, "trimPool", |_| {
+        Ok(i64::try_from(pool::trim()).unwrap_or(i64::MAX))
     })
 }
 
@@ -234,18 +249,15 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
     boundary(&mut env, "execute", |env| {
         // SAFETY: Java holds the session open for the duration of the call.
         let session = unsafe { session_ref(session_ptr) };
-        let handles: Vec<u64> = long_array(env, &inputs)?
-            .into_iter()
-            .map(|h| h as u64)
-            .collect();
+        let handles = long_array(env, &inputs, session.account())?;
         let lens = if list_lens.is_null() {
             None
         } else {
-            let mut v = vec![0i32; list_lens.len(env)?];
+            let mut v = Scratch::filled(session.account(), list_lens.len(env)?, 0i32)?;
             list_lens.get_region(env, 0, &mut v)?;
             Some(v)
         };
-        let encoded = long_array(env, &attrs)?;
+        let encoded = long_array(env, &attrs, session.account())?;
         let registry = Registry::global();
         let names = registry.attr_names(op as usize);
         let attrs = Attrs::decode(&encoded, names, |table, handle| {
@@ -257,7 +269,8 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
             Ok((*owner.tensor(handle)?).clone())
         })
         .map_err(|e| e.in_op(registry.name(op as usize)))?;
-        let outputs = session.execute(op as usize, &handles, lens.as_deref(), &attrs)?;
+        let outputs =
+            session.execute(op as usize, as_handles(&handles), lens.as_deref(), &attrs)?;
         let out = env.new_long_array(outputs.len())?;
         let mut outputs: Vec<i64> = outputs.into_iter().map(|h| h as i64).collect();
         if let Some(first) = outputs.first_mut() {
@@ -318,21 +331,32 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_freeMany<'l>(
         // SAFETY: Java holds the session open for the duration of the call.
         let session = unsafe { session_ref(session) };
         let n = usize::try_from(count).unwrap_or(0).min(handles.len(env)?);
-        let mut buf = vec![0i64; n];
-        handles.get_region(env, 0, &mut buf)?;
-        let buf: Vec<u64> = buf.into_iter().map(|h| h as u64).collect();
-        Ok(session.free_many(&buf, FreeReason::from_code(reason)?) as jint)
+        let reason = FreeReason::from_code(reason)?;
+        // In chunks through a buffer on the stack: freeing allocates nothing,
+        // so it cannot fail for want of memory, however many handles come.
+        let mut buf = [0i64; 512];
+        let mut freed = 0;
+        for start in (0..n).step_by(buf.len()) {
+            let chunk = &mut buf[..(n - start).min(512)];
+            // `start < n`, which is at most a Java array's length.
+            let at = i32::try_from(start).unwrap_or(i32::MAX);
+            handles.get_region(env, at, chunk)?;
+            freed += session.free_many(as_handles(chunk), reason);
+        }
+        Ok(freed as jint)
     })
 }
 
 /// After a requested collection and cleanup: counts the request if Java made
-/// it on its own (the hard limit), and adapts the soft threshold.
+/// it on its own (the hard limit), and moves the soft threshold to
+/// `next_trigger` (`<= 0`: twice what is still live).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_eagerflow_internal_Native_collected<'l>(
     mut env: EnvUnowned<'l>,
     _class: JClass<'l>,
     session: jlong,
     count_request: jboolean,
+    next_trigger: jlong,
 ) {
     boundary(&mut env, "collected", |_| {
         // SAFETY: Java holds the session open for the duration of the call.
@@ -340,7 +364,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_collected<'l>(
         if count_request {
             session.count_gc_request();
         }
-        session.collected();
+        session.collected(u64::try_from(next_trigger).ok().filter(|&b| b > 0));
         Ok(())
     })
 }
@@ -388,7 +412,7 @@ macro_rules! typed_exports {
             boundary(&mut env, stringify!($from), |env| {
                 // SAFETY: Java holds the session open for the duration of the call.
                 let session = unsafe { session_ref(session) };
-                let shape = dims(&long_array(env, &shape)?)?;
+                let shape = dims(&long_array(env, &shape, session.account())?)?;
                 let n = crate::tensor::num_elements(&shape)?;
                 let len = data.len(env)?;
                 if len != n {
@@ -443,10 +467,15 @@ macro_rules! typed_exports {
             boundary(&mut env, stringify!($write), |env| {
                 // SAFETY: Java holds the session open for the duration of the call.
                 let session = unsafe { session_ref(session) };
-                let mut values: Vec<$t> = vec![<$t>::default(); src.len(env)?];
-                <$t as JavaCopy<$jt>>::fill(env, &src, &mut values)?;
-                session.write::<$t>(handle as u64, index(offset, "offset")?, &values)?;
-                Ok(())
+                // Straight into the tensor, after the range is checked: no
+                // temporary as large as the caller's array.
+                let len = src.len(env)?;
+                session.write_with::<$t, Failure>(
+                    handle as u64,
+                    index(offset, "offset")?,
+                    len,
+                    |dst| <$t as JavaCopy<$jt>>::fill(env, &src, dst),
+                )
             })
         }
 
@@ -515,17 +544,12 @@ impl JavaCopy<i8> for u8 {
         src: &JPrimitiveArray<'_, i8>,
         out: &mut [u8],
     ) -> Result<(), Failure> {
-        let mut raw = vec![0i8; out.len()];
-        src.get_region(env, 0, &mut raw)?;
-        for (o, r) in out.iter_mut().zip(raw) {
-            *o = r as u8;
-        }
+        src.get_region(env, 0, as_java_bytes_mut(out))?;
         Ok(())
     }
 
     fn store(env: &jni::Env<'_>, dst: &JPrimitiveArray<'_, i8>, src: &[u8]) -> Result<(), Failure> {
-        let raw: Vec<i8> = src.iter().map(|&b| b as i8).collect();
-        dst.set_region(env, 0, &raw)?;
+        dst.set_region(env, 0, as_java_bytes(src))?;
         Ok(())
     }
 

@@ -19,7 +19,11 @@ use jni::strings::JNIString;
 use jni::sys::{jint, jlong};
 use jni::{Env, EnvUnowned, jni_str};
 
+use std::sync::Arc;
+
 use crate::error::Error;
+use crate::memory::MemoryAccount;
+use crate::scratch::Scratch;
 use crate::session::Session;
 
 /// What can go wrong inside an export.
@@ -152,18 +156,52 @@ unsafe fn session_from_raw(ptr: jlong) -> std::sync::Arc<Session> {
     unsafe { std::sync::Arc::from_raw(ptr as usize as *const Session) }
 }
 
-/// Copies a Java `long[]` (or `null`, giving an empty vector) in one call.
-fn long_array(env: &Env<'_>, array: &JLongArray<'_>) -> Res<Vec<i64>> {
-    if array.is_null() {
-        return Ok(Vec::new());
+/// Copies a Java `long[]` (or `null`, giving nothing) in one call, into a
+/// temporary reserved fallibly and counted against `account` when large.
+fn long_array(
+    env: &Env<'_>,
+    array: &JLongArray<'_>,
+    account: &Arc<MemoryAccount>,
+) -> Res<Scratch<i64>> {
+    let n = if array.is_null() { 0 } else { array.len(env)? };
+    let mut v = Scratch::filled(account, n, 0i64)?;
+    if n > 0 {
+        array.get_region(env, 0, &mut v)?;
     }
-    let mut v = vec![0i64; array.len(env)?];
-    array.get_region(env, 0, &mut v)?;
     Ok(v)
 }
 
-/// Converts dimensions from Java, rejecting negative ones.
+/// Tensor handles as Java passes them (`long`), seen as the core's `u64`.
+fn as_handles(v: &[i64]) -> &[u64] {
+    // SAFETY: i64 and u64 have the same size and alignment, and every bit
+    // pattern is valid in both; the slice borrows `v` for its lifetime.
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u64>(), v.len()) }
+}
+
+/// UINT8 elements seen as Java's `byte`, for region copies without a
+/// converted temporary.
+fn as_java_bytes(v: &[u8]) -> &[i8] {
+    // SAFETY: u8 and i8 have the same size and alignment, and every bit
+    // pattern is valid in both; the slice borrows `v` for its lifetime.
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<i8>(), v.len()) }
+}
+
+/// [`as_java_bytes`] for writing.
+fn as_java_bytes_mut(v: &mut [u8]) -> &mut [i8] {
+    // SAFETY: as in `as_java_bytes`; the exclusive borrow of `v` is moved
+    // into the returned slice, so nothing else reads or writes it meanwhile.
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<i8>(), v.len()) }
+}
+
+/// Converts dimensions from Java, rejecting negative ones and ranks past
+/// TensorFlow's maximum.
 fn dims(shape: &[i64]) -> Res<Vec<usize>> {
+    if shape.len() > MAX_RANK {
+        return Err(Failure::Core(Error::invalid(format!(
+            "a shape of rank {} is more than the maximum of {MAX_RANK}",
+            shape.len()
+        ))));
+    }
     shape
         .iter()
         .map(|&d| {
@@ -175,3 +213,6 @@ fn dims(shape: &[i64]) -> Res<Vec<usize>> {
         })
         .collect()
 }
+
+/// TensorFlow's limit on a tensor's rank (`TensorShape::MaxDimensions`).
+const MAX_RANK: usize = 254;

@@ -3,6 +3,7 @@
 
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
+use crate::scratch::try_collect;
 use crate::tensor::Tensor;
 
 /// One attribute value, as `OperationBuilder.setAttr` can give it.
@@ -199,28 +200,29 @@ impl Attrs {
             let payload = tail.get(..n).ok_or_else(bad)?;
             rest = &tail[n..];
             let single = || payload.first().copied().ok_or_else(bad);
-            let value =
-                match *k {
-                    kind::INT => AttrValue::Int(single()?),
-                    kind::INTS => AttrValue::Ints(payload.to_vec()),
-                    kind::FLOAT => AttrValue::Float(f32::from_bits(single()? as u32)),
-                    kind::FLOATS => AttrValue::Floats(
-                        payload.iter().map(|&b| f32::from_bits(b as u32)).collect(),
-                    ),
-                    kind::BOOL => AttrValue::Bool(single()? != 0),
-                    kind::BOOLS => AttrValue::Bools(payload.iter().map(|&b| b != 0).collect()),
-                    kind::TYPE => AttrValue::Type(DataType::from_code(single()? as i32)?),
-                    kind::SHAPE if *count == -1 => AttrValue::Shape(None),
-                    kind::SHAPE => AttrValue::Shape(Some(payload.to_vec())),
-                    kind::STRING => AttrValue::Str(unpack_string(payload).ok_or_else(|| {
-                        Error::invalid(format!("attribute '{name}' is not UTF-8"))
-                    })?),
-                    kind::TENSOR => match payload {
-                        [table, handle] => AttrValue::Tensor(tensor(*table, *handle as u64)?),
-                        _ => return Err(bad()),
-                    },
+            let value = match *k {
+                kind::INT => AttrValue::Int(single()?),
+                // Lists as long as the caller's arrays: copied fallibly.
+                kind::INTS => AttrValue::Ints(try_collect(n, payload.iter().copied())?),
+                kind::FLOAT => AttrValue::Float(f32::from_bits(single()? as u32)),
+                kind::FLOATS => AttrValue::Floats(try_collect(
+                    n,
+                    payload.iter().map(|&b| f32::from_bits(b as u32)),
+                )?),
+                kind::BOOL => AttrValue::Bool(single()? != 0),
+                kind::BOOLS => AttrValue::Bools(try_collect(n, payload.iter().map(|&b| b != 0))?),
+                kind::TYPE => AttrValue::Type(DataType::from_code(single()? as i32)?),
+                kind::SHAPE if *count == -1 => AttrValue::Shape(None),
+                kind::SHAPE => AttrValue::Shape(Some(try_collect(n, payload.iter().copied())?)),
+                kind::STRING => AttrValue::Str(unpack_string(payload)?.ok_or_else(|| {
+                    Error::invalid(format!("attribute '{name}' is malformed or not UTF-8"))
+                })?),
+                kind::TENSOR => match payload {
+                    [table, handle] => AttrValue::Tensor(tensor(*table, *handle as u64)?),
                     _ => return Err(bad()),
-                };
+                },
+                _ => return Err(bad()),
+            };
             attrs.set(name, value);
         }
         if !rest.is_empty() {
@@ -231,15 +233,19 @@ impl Attrs {
 }
 
 /// The string in [`kind::STRING`]'s payload; `None` if malformed or not UTF-8.
-fn unpack_string(payload: &[i64]) -> Option<String> {
-    let (&len, words) = payload.split_first()?;
-    let len = usize::try_from(len).ok()?;
-    if words.len() != len.div_ceil(8) {
-        return None;
-    }
-    let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    bytes.truncate(len);
-    String::from_utf8(bytes).ok()
+/// As long as the caller's string: copied fallibly.
+fn unpack_string(payload: &[i64]) -> Result<Option<String>> {
+    let Some((&len, words)) = payload.split_first() else {
+        return Ok(None);
+    };
+    let Some(len) = usize::try_from(len)
+        .ok()
+        .filter(|&len| words.len() == len.div_ceil(8))
+    else {
+        return Ok(None);
+    };
+    let bytes = words.iter().flat_map(|w| w.to_le_bytes()).take(len);
+    Ok(String::from_utf8(try_collect(len, bytes)?).ok())
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@ mod cast;
 mod compare;
 mod linalg;
 mod math;
+#[cfg(test)]
+mod memory_tests;
 mod nn;
 mod parallel;
 mod random;
@@ -24,6 +26,7 @@ pub use attrs::{AttrValue, Attrs};
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
 use crate::memory::MemoryAccount;
+use crate::scratch::Scratch;
 use crate::tensor::{Allocation, Tensor};
 
 /// A kernel's outputs; one or two need no heap allocation.
@@ -421,12 +424,19 @@ static EMPTY_INPUT: LazyLock<Tensor> = LazyLock::new(|| {
         .unwrap_or_else(|_| unreachable!("an empty tensor needs no memory"))
 });
 
-/// Reads an integer input (INT32 or INT64) as `i64` values, naming it on error.
-pub fn int_values(ctx: &OpContext<'_>, i: usize) -> Result<Vec<i64>> {
+/// Reads an integer input (INT32 or INT64) as `i64` values, naming it on
+/// error. The copy is a temporary the input's size decides: reserved
+/// fallibly and counted against the session's limit (see `scratch`).
+pub fn int_values(ctx: &OpContext<'_>, i: usize) -> Result<Scratch<i64>> {
     let t = ctx.input(i);
     match t.dtype() {
-        DataType::Int32 => Ok(t.as_slice::<i32>()?.iter().map(|&v| i64::from(v)).collect()),
-        DataType::Int64 => Ok(t.as_slice::<i64>()?.to_vec()),
+        DataType::Int32 => {
+            let src = t.as_slice::<i32>()?;
+            let mut out = Scratch::with_capacity(ctx.account, src.len())?;
+            out.extend_within(src.iter().map(|&v| i64::from(v)));
+            Ok(out)
+        }
+        DataType::Int64 => Scratch::from_slice(ctx.account, t.as_slice::<i64>()?),
         d => Err(Error::invalid(format!(
             "input '{}' must be INT32 or INT64 but is {d}",
             ctx.arg_name(i)

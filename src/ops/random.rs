@@ -251,6 +251,13 @@ fn shape_input(ctx: &OpContext<'_>) -> Result<Vec<usize>> {
             t.shape()
         )));
     }
+    if t.num_elements() > super::shape::MAX_RANK {
+        return Err(Error::invalid(format!(
+            "'shape' has {} dimensions, more than the maximum of {}",
+            t.num_elements(),
+            super::shape::MAX_RANK
+        )));
+    }
     let dims = int_values(ctx, 0)?;
     let shape = dims
         .iter()

@@ -10,6 +10,7 @@ use super::{Fold, Num};
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
 use crate::ops::{KernelOutputs, OpContext, int_values, normalize_axis};
+use crate::scratch::Scratch;
 use crate::tensor::Tensor;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -44,7 +45,8 @@ fn axis_mask(ctx: &OpContext<'_>, i: usize, shape: &[usize]) -> Result<Vec<bool>
         )));
     }
     let mut mask = vec![false; rank];
-    for a in int_values(ctx, i)? {
+    let axes = int_values(ctx, i)?;
+    for &a in &axes {
         let d = normalize_axis(a, rank, "axis").map_err(|e| {
             Error::invalid(format!(
                 "{e} (input '{}' has shape {shape:?})",
@@ -53,8 +55,7 @@ fn axis_mask(ctx: &OpContext<'_>, i: usize, shape: &[usize]) -> Result<Vec<bool>
         })?;
         if std::mem::replace(&mut mask[d], true) {
             return Err(Error::invalid(format!(
-                "axis {a} names dimension {d}, which is already reduced (duplicate axes in {:?})",
-                int_values(ctx, i)?
+                "axis {a} names dimension {d}, which is already reduced (duplicate axes in {axes:?})"
             )));
         }
     }
@@ -149,7 +150,9 @@ fn run<T: Element, F: Fold<T>>(
             _ => groups.push((d, r)),
         }
     }
-    let mut current: Option<crate::tensor::Allocation<T>> = None;
+    // Passes before the last write temporaries (never counted as live tensor
+    // bytes); the last pass writes the output.
+    let mut current: Option<Scratch<T>> = None;
     // Each pass removes the largest reduced group, which shrinks the data most.
     while let Some(g) = groups
         .iter()
@@ -160,9 +163,15 @@ fn run<T: Element, F: Fold<T>>(
     {
         let outer: usize = groups[..g].iter().map(|g| g.0).product();
         let inner: usize = groups[g + 1..].iter().map(|g| g.0).product();
-        let mut out = ctx.alloc_initialized::<T>(outer * inner)?;
-        let src: &[T] = current.as_ref().map_or(xs, |a| &a.data);
-        reduce_axis(f, src, groups[g].0, inner, &mut out.data);
+        let src: &[T] = current.as_deref().unwrap_or(xs);
+        if groups.iter().filter(|g| g.1).count() == 1 {
+            let mut out = ctx.alloc_initialized::<T>(outer * inner)?;
+            reduce_axis(f, src, groups[g].0, inner, &mut out.data, ctx.account())?;
+            finish(&mut out.data);
+            return out.into_tensor(out_shape);
+        }
+        let mut out = Scratch::filled(ctx.account(), outer * inner, f.identity())?;
+        reduce_axis(f, src, groups[g].0, inner, &mut out, ctx.account())?;
         current = Some(out);
         groups.remove(g);
         if g > 0 && g < groups.len() {
@@ -170,12 +179,6 @@ fn run<T: Element, F: Fold<T>>(
             groups[g - 1].0 *= next.0;
         }
     }
-    match current {
-        Some(mut out) => {
-            finish(&mut out.data);
-            out.into_tensor(out_shape)
-        }
-        // Only axes of size 1 were reduced: the values are the input's.
-        None => x.reshaped(out_shape),
-    }
+    // Only axes of size 1 were reduced: the values are the input's.
+    x.reshaped(out_shape)
 }

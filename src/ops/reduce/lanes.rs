@@ -3,9 +3,14 @@
 //! of the middle axis of a row-major `[outer, len, inner]` block
 //! (`reduce_axis`), split across threads when large.
 
+use std::sync::Arc;
+
 use super::Fold;
 use crate::dtype::Element;
+use crate::error::Result;
+use crate::memory::MemoryAccount;
 use crate::ops::parallel::{PAR_MIN_WORK, par_chunks, threads, worth_threads};
+use crate::scratch::Scratch;
 
 /// Independent accumulators: enough for the adds to pipeline and for LLVM to
 /// vectorize the loop.
@@ -110,16 +115,18 @@ fn fold_columns<T: Copy, F: Fold<T>>(f: F, block: &[T], inner: usize, j0: usize,
 
 /// Reduces `xs`, a row-major `[outer, len, inner]` block with `outer =
 /// out.len() / inner`, over its middle axis into `out` (`[outer, inner]`).
+/// Threads' partial rows are temporaries counted against `account`.
 pub(super) fn reduce_axis<T: Element, F: Fold<T>>(
     f: F,
     xs: &[T],
     len: usize,
     inner: usize,
     out: &mut [T],
-) {
+    account: &Arc<MemoryAccount>,
+) -> Result<()> {
     if len == 0 || inner == 0 || xs.is_empty() {
         out.fill(f.identity());
-        return;
+        return Ok(());
     }
     let big = worth_threads(xs.len());
     if inner == 1 {
@@ -133,7 +140,7 @@ pub(super) fn reduce_axis<T: Element, F: Fold<T>>(
             _ if big => par_chunks(out, 1, threads(), rows),
             _ => rows(0, out),
         }
-        return;
+        return Ok(());
     }
     let block_len = len * inner;
     // Output elements `start..start + dst.len()` of the flat `[outer, inner]`
@@ -166,8 +173,10 @@ pub(super) fn reduce_axis<T: Element, F: Fold<T>>(
             let mut bands = block.chunks(band);
             let mine = bands.next_back().unwrap_or(&[]);
             // At most `threads * PARTIAL_MAX` elements of scratch.
-            let mut partials: Vec<Vec<T>> =
-                bands.clone().map(|_| vec![f.identity(); inner]).collect();
+            let mut partials = bands
+                .clone()
+                .map(|_| Scratch::filled(account, inner, f.identity()))
+                .collect::<Result<Vec<_>>>()?;
             rayon::scope(|s| {
                 for (rows, p) in bands.zip(partials.iter_mut()) {
                     s.spawn(move |_| fold_columns(f, rows, inner, 0, p));
@@ -175,7 +184,7 @@ pub(super) fn reduce_axis<T: Element, F: Fold<T>>(
                 fold_columns(f, mine, inner, 0, dst);
             });
             for p in &partials {
-                for (d, &v) in dst.iter_mut().zip(p) {
+                for (d, &v) in dst.iter_mut().zip(p.iter()) {
                     *d = f.merge(*d, v);
                 }
             }
@@ -185,6 +194,7 @@ pub(super) fn reduce_axis<T: Element, F: Fold<T>>(
         // at least `PARTIAL_MAX / threads` elements.
         par_chunks(out, 1, threads(), columns);
     }
+    Ok(())
 }
 
 /// The product of `dims`, 0 if any is 0 (then the others may be huge and

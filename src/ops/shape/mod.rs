@@ -23,6 +23,7 @@ mod views;
 use super::{Kernel, OpContext, OpDef, Registry, int_values};
 use crate::bail;
 use crate::error::{Error, Result};
+use crate::scratch::Scratch;
 use crate::tensor::{self, Tensor};
 
 use fills::{constant, fill, ones_like, range, zeros_like};
@@ -33,7 +34,7 @@ use transpose::transpose;
 use views::{expand_dims, identity, rank, reshape, shape, size, squeeze};
 
 /// TensorFlow's limit on a tensor's rank (`TensorShape::MaxDimensions`).
-const MAX_RANK: usize = 254;
+pub(super) const MAX_RANK: usize = 254;
 
 pub(super) fn register(r: &mut Registry) {
     let mut add = |name: &'static str,
@@ -121,7 +122,7 @@ fn int_scalar(ctx: &OpContext<'_>, i: usize) -> Result<i64> {
 }
 
 /// Input `i` as an integer vector (rank 1, INT32 or INT64).
-fn int_vector(ctx: &OpContext<'_>, i: usize) -> Result<Vec<i64>> {
+fn int_vector(ctx: &OpContext<'_>, i: usize) -> Result<Scratch<i64>> {
     let t = ctx.input(i);
     if t.rank() != 1 {
         bail!(

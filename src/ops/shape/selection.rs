@@ -78,6 +78,15 @@ pub(super) fn strided_slice(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
     ctx.same_dtype(1, 2)?;
     ctx.same_dtype(1, 3)?;
+    // Past the masks' 64 bits every spec entry names an input dimension, so a
+    // longer spec is wrong; refusing it first bounds the spec built below.
+    let entries = ctx.input(1).num_elements();
+    if entries > input.rank() + 65 {
+        bail!(
+            "begin has {entries} entries, more than an input of shape {:?} can take",
+            input.shape()
+        );
+    }
     let begin = int_vector(ctx, 1)?;
     let end = int_vector(ctx, 2)?;
     let strides = int_vector(ctx, 3)?;

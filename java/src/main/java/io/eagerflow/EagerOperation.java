@@ -11,6 +11,8 @@ final class EagerOperation implements Operation {
   private final long number;
   private final Output<?>[] outputs;
   private volatile Object tracking;
+  /** Per-output tracking of outputs kept out of a scope, for ops with several outputs. */
+  private volatile Object[] keptTracking;
 
   EagerOperation(EagerSession session, String type, String name, long[] handles) {
     this.session = session;
@@ -32,8 +34,16 @@ final class EagerOperation implements Operation {
     this.outputs = new Output<?>[] {new Output<>(this, 0, handle, dataType, shape)};
   }
 
-  /** Registers the outputs with the cleanup strategy. Call while the session is entered. */
+  /**
+   * Registers the outputs with the calling thread's innermost scope on the session, if one is
+   * open, else with the cleanup strategy. Call while the session is entered.
+   */
   EagerOperation track() {
+    EagerScope scope = session.scopes.current();
+    if (scope != null) {
+      scope.adopt(outputs);
+      return this;
+    }
     SessionCore core = session.core();
     if (outputs.length == 1) {
       tracking = core.track(this, outputs[0].handle, null);
@@ -47,8 +57,44 @@ final class EagerOperation implements Operation {
     return this;
   }
 
+  /**
+   * Hands output {@code o}, kept out of the last scope that owned it, to the cleanup strategy.
+   * Call while the session is entered.
+   */
+  void trackKept(Output<?> o) {
+    Object token = session.core().track(this, o.handle, null);
+    if (token == null) {
+      return;
+    }
+    if (outputs.length == 1) {
+      tracking = token;
+      return;
+    }
+    synchronized (this) {
+      Object[] kept = keptTracking;
+      if (kept == null) {
+        kept = new Object[outputs.length];
+      }
+      kept[o.index()] = token;
+      keptTracking = kept;
+    }
+  }
+
+  private synchronized void untrackReleasedKept() {
+    Object[] kept = keptTracking;
+    for (int i = 0; i < kept.length; i++) {
+      if (kept[i] != null && outputs[i].isReleased()) {
+        session.core().untrack(kept[i]);
+        kept[i] = null;
+      }
+    }
+  }
+
   /** Once every output was released, the phantom reference has nothing left to free. */
   void outputReleased() {
+    if (keptTracking != null) {
+      untrackReleasedKept();
+    }
     for (Output<?> o : outputs) {
       if (!o.isReleased()) {
         return;
@@ -87,6 +133,9 @@ final class EagerOperation implements Operation {
   @Override
   @SuppressWarnings("unchecked")
   public <T extends TType> Output<T> output(int index) {
+    if (session.core().isClosed()) {
+      throw new IllegalStateException(SessionCore.CLOSED_MESSAGE);
+    }
     if (index < 0 || index >= outputs.length) {
       throw new IndexOutOfBoundsException(
           "output " + index + " of op '" + name() + "', which has " + outputs.length);

@@ -52,7 +52,11 @@ final class EagerOperationBuilder implements OperationBuilder {
     this.name = name;
   }
 
+  /** Called first by every public method. */
   private void checkNotBuilt() {
+    if (session.core().isClosed()) {
+      throw new IllegalStateException(SessionCore.CLOSED_MESSAGE);
+    }
     if (built) {
       throw new IllegalStateException("Operation has already been built");
     }
@@ -104,7 +108,6 @@ final class EagerOperationBuilder implements OperationBuilder {
   }
 
   private void record(String name, int kind, int count) {
-    checkNotBuilt();
     Objects.requireNonNull(name, "name");
     int id = op.attrId(name);
     if (id < 0 && unknownAttr == null) {
@@ -126,6 +129,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, long value) {
+    checkNotBuilt();
     record(name, INT, 1);
     attrs[attrLength++] = value;
     return this;
@@ -133,6 +137,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, long[] value) {
+    checkNotBuilt();
     Objects.requireNonNull(value, "value");
     record(name, INTS, value.length);
     System.arraycopy(value, 0, attrs, attrLength, value.length);
@@ -142,6 +147,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, float value) {
+    checkNotBuilt();
     record(name, FLOAT, 1);
     attrs[attrLength++] = Float.floatToRawIntBits(value) & 0xffffffffL;
     return this;
@@ -149,6 +155,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, float[] value) {
+    checkNotBuilt();
     Objects.requireNonNull(value, "value");
     record(name, FLOATS, value.length);
     for (float v : value) {
@@ -159,6 +166,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, boolean value) {
+    checkNotBuilt();
     record(name, BOOL, 1);
     attrs[attrLength++] = value ? 1 : 0;
     return this;
@@ -166,6 +174,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, boolean[] value) {
+    checkNotBuilt();
     Objects.requireNonNull(value, "value");
     record(name, BOOLS, value.length);
     for (boolean v : value) {
@@ -176,6 +185,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, DataType value) {
+    checkNotBuilt();
     Objects.requireNonNull(value, "value");
     record(name, TYPE, 1);
     attrs[attrLength++] = value.code();
@@ -184,6 +194,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, Shape value) {
+    checkNotBuilt();
     Objects.requireNonNull(value, "value");
     long[] dims = value.asArray();
     record(name, SHAPE, dims.length);
@@ -194,6 +205,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, String value) {
+    checkNotBuilt();
     Objects.requireNonNull(value, "value");
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
     int words = (bytes.length + 7) / 8;
@@ -211,6 +223,7 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   @Override
   public OperationBuilder setAttr(String name, TType value) {
+    checkNotBuilt();
     Objects.requireNonNull(value, "value");
     NativeTensor tensor = TensorTypes.unwrap(value);
     boolean standalone = tensor.scope() == NativeScope.STANDALONE;

@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Every tensor an op produces is native memory the garbage collector cannot see. The session
  * frees it when {@link #release} is called, when the session is {@link #close() closed}, or,
  * depending on the {@link ResourceCleanupStrategy}, once the Java objects that refer to it have
- * become unreachable. Use try-with-resources:
+ * become unreachable. An {@link EagerScope} ({@link #newScope()}) frees a block's tensors when it
+ * closes, deterministically and without the garbage collector. Use try-with-resources:
  *
  * <pre>{@code
  * try (EagerSession session = EagerSession.create()) {
@@ -32,10 +33,26 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }</pre>
  *
  * <p>Thread-safe: any number of threads may run ops on one session. {@link #close()} refuses new
- * calls at once, waits for calls in flight, stops the cleanup thread and frees everything; from
- * then on every call except {@link #stats()}, {@link #isClosed()} and {@link #close()} throws
- * {@code IllegalStateException("Eager session has been closed")}. A session that becomes
- * unreachable without being closed is freed by the library's cleaner, with a warning.
+ * calls at once, waits (parked) for calls in flight, stops the cleanup thread and frees
+ * everything; calls racing with it end with {@link IllegalStateException}, never anything else.
+ *
+ * <p>After close, every call on the session or on anything it produced (operations, outputs,
+ * builders, the tensors {@link Operand#asTensor()} returned, ops run through it) throws {@code
+ * IllegalStateException("Eager session has been closed")}, except {@link #stats()} (the final
+ * counts), {@link #isClosed()}, {@link #close()}, {@link #resourceCleanupStrategy()} and the
+ * naming metadata held in Java: {@link Operation#type()}, {@link Operation#name()}, {@link
+ * Operation#numOutputs()} and {@link Output#index()}. {@code shape()} and {@code dataType()}
+ * throw, as after {@link #release}.
+ *
+ * <p>Threads: an {@link ResourceCleanupStrategy#IN_BACKGROUND IN_BACKGROUND} session runs one
+ * daemon thread, {@code eagerflow-cleanup-<n>}, from {@link Options#build()} to {@link #close()};
+ * the other strategies start none. The library's one cleaner thread, {@code eagerflow-cleaner},
+ * frees standalone tensors and sessions that became unreachable without being closed (with a
+ * warning). Such a forgotten session keeps its tensors and its thread until a garbage collection
+ * finds it, so when sessions left open accumulate (64 at first; then twice as many as a
+ * collection left open), {@link Options#build()} requests a collection and waits briefly for the
+ * cleaner to close the forgotten ones. That request is not counted in any session's {@link
+ * SessionStats#gcRequests()}.
  */
 public final class EagerSession implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.eagerflow");
@@ -85,12 +102,14 @@ public final class EagerSession implements AutoCloseable {
 
   /** Settings for a new session. */
   public static final class Options {
+    private static final double DEFAULT_MAX_GC_TIME_SHARE = 0.75;
     private boolean async;
     private DevicePlacementPolicy devicePlacementPolicy = DevicePlacementPolicy.SILENT;
     private ResourceCleanupStrategy resourceCleanupStrategy =
         ResourceCleanupStrategy.IN_BACKGROUND;
     private long maxNativeBytes;
     private long gcTriggerBytes;
+    private double maxGcTimeShare = DEFAULT_MAX_GC_TIME_SHARE;
     private boolean trackLeaks;
 
     private Options() {}
@@ -120,8 +139,20 @@ public final class EagerSession implements AutoCloseable {
      * A hard limit on the bytes of live tensors in the session. An op or constant that would
      * exceed it first triggers one collection and cleanup (except under {@code
      * ON_SESSION_CLOSE}), then, if still too large, throws {@link NativeMemoryExhaustedException}
-     * naming the limit, the live and requested bytes and the strategy. Nothing is left
-     * half-allocated and the session stays usable. Default ({@code 0} or less): no limit.
+     * naming the limit, the live and requested bytes, the strategy, the collections the session
+     * requested and what they freed, and what to do. Nothing is left half-allocated and the
+     * session stays usable.
+     *
+     * <p>Every session has a limit. Default ({@code 0} or less): a quarter of the memory the
+     * process may use, that is of its cgroup's memory limit ({@code /sys/fs/cgroup/memory.max},
+     * or {@code memory/memory.limit_in_bytes} under cgroup v1) when there is one, else of the
+     * physical RAM (6 GiB on a 24 GiB machine). {@code Long.MAX_VALUE} means no practical limit.
+     *
+     * <p>When garbage collections cannot free native memory (the JVM runs with {@code
+     * -XX:+DisableExplicitGC}, which makes {@code System.gc()} a no-op, or three requested
+     * collections in a row freed nothing), an {@code IN_BACKGROUND} or {@code ON_SAFE_POINTS}
+     * session stops requesting them, logs one WARNING ({@code io.eagerflow}), and relies on this
+     * limit: it never grows past it.
      */
     public Options maxNativeBytes(long bytes) {
       this.maxNativeBytes = bytes;
@@ -134,12 +165,36 @@ public final class EagerSession implements AutoCloseable {
      * the allocating call returns (the GC cannot see native memory, so without this a loop with a
      * large heap could exhaust RAM first). Requests are rate-limited: at least half the threshold
      * must have been allocated since the previous one; each is counted in {@link
-     * SessionStats#gcRequests()}. {@code ON_SESSION_CLOSE} never requests one. Default ({@code 0}
-     * or less): adaptive, the larger of 64 MiB and twice the bytes still live after the previous
-     * collection.
+     * SessionStats#gcRequests()}. {@code ON_SESSION_CLOSE} never requests one. A value set here
+     * is fixed; one above {@link #maxNativeBytes} means the session never requests a collection
+     * (only the hard limit does). Default ({@code 0} or less): adaptive, see {@link
+     * #maxGcTimeShare}.
      */
     public Options gcTriggerBytes(long bytes) {
       this.gcTriggerBytes = bytes;
+      return this;
+    }
+
+    /**
+     * How much of the wall time the collections an {@code IN_BACKGROUND} or {@code
+     * ON_SAFE_POINTS} session requests may take, between 0 and 1 (exclusive). After each
+     * requested collection the session measures what it cost (the wall time the caller waited,
+     * and the collectors' own times from their MX beans) and how fast its live native bytes grew
+     * since the previous one, and sets the adaptive soft threshold to the bytes still live plus
+     * what it may allocate before the collections would exceed this share; never below 64 MiB nor
+     * above three quarters of {@link #maxNativeBytes}. So a small heap (cheap collections) keeps
+     * native memory near 64 MiB, and a large live heap (costly full collections) lets it grow
+     * instead of spending all the time collecting. Has no effect with a fixed {@link
+     * #gcTriggerBytes}. Default 0.75.
+     *
+     * @throws IllegalArgumentException if {@code share} is not in (0, 1)
+     */
+    public Options maxGcTimeShare(double share) {
+      if (!(share > 0 && share < 1)) {
+        throw new IllegalArgumentException(
+            "maxGcTimeShare must be between 0 and 1 (exclusive), got " + share);
+      }
+      this.maxGcTimeShare = share;
       return this;
     }
 
@@ -158,7 +213,8 @@ public final class EagerSession implements AutoCloseable {
 
     /**
      * A new session with these options; under {@code IN_BACKGROUND} its cleanup thread is
-     * started.
+     * started. When many sessions are open (see {@link EagerSession}), first requests a garbage
+     * collection and waits briefly, bounded, for forgotten sessions to be closed.
      *
      * @throws UnsupportedOperationException if {@code async(true)} was set
      */
@@ -177,6 +233,8 @@ public final class EagerSession implements AutoCloseable {
   private final Cleaner.Cleanable cleanable;
   private final AtomicBoolean closedByCaller = new AtomicBoolean();
   private final LeakSites.Site site;
+  /** The scopes open on this session, per thread. */
+  final ScopeStack scopes = new ScopeStack();
 
   private EagerSession(Options options, boolean isDefault) {
     this.strategy = options.resourceCleanupStrategy;
@@ -189,8 +247,11 @@ public final class EagerSession implements AutoCloseable {
         };
     this.core =
         new SessionCore(
-            options.maxNativeBytes,
+            options.maxNativeBytes > 0
+                ? options.maxNativeBytes
+                : io.eagerflow.internal.GcFacts.defaultMaxNativeBytes(),
             options.gcTriggerBytes,
+            options.maxGcTimeShare,
             mode,
             strategy.name(),
             options.trackLeaks);
@@ -273,28 +334,80 @@ public final class EagerSession implements AutoCloseable {
   /**
    * Frees the given op outputs now, under every strategy; a safe point. Releasing twice is a
    * no-op; any later use of a released operand throws {@link IllegalStateException} naming it.
+   * Every operand is checked before anything is freed: if one is invalid, none is released.
    *
+   * @throws NullPointerException if {@code operands} or one of them is null
    * @throws IllegalArgumentException if an operand belongs to another session
-   * @throws IllegalStateException if the session is closed
+   * @throws IllegalStateException if this session, or an operand's session, is closed
    */
   public void release(Operand<?>... operands) {
-    Objects.requireNonNull(operands, "operands");
     long ptr = core.enter();
     try {
+      Objects.requireNonNull(operands, "operands");
+      if (operands.length == 1) {
+        Output<?> o = releasable(operands, 0);
+        core.safePoint(ptr);
+        free(ptr, o);
+        return;
+      }
+      // Operand is an interface: ask each one once, and check them all before freeing any.
+      Output<?>[] outputs = new Output<?>[operands.length];
+      for (int i = 0; i < operands.length; i++) {
+        outputs[i] = releasable(operands, i);
+      }
       core.safePoint(ptr);
-      for (Operand<?> operand : operands) {
-        Output<?> o = Objects.requireNonNull(operand, "operand").asOutput();
-        if (o.session() != this) {
-          throw new IllegalArgumentException(o + " belongs to another session");
-        }
-        if (o.markReleased()) {
-          Native.free(ptr, o.handle, Native.FREED_EXPLICITLY);
-          ((EagerOperation) o.op()).outputReleased();
-        }
+      for (Output<?> o : outputs) {
+        free(ptr, o);
       }
     } finally {
       core.exit();
     }
+  }
+
+  private Output<?> releasable(Operand<?>[] operands, int i) {
+    Operand<?> operand = operands[i];
+    if (operand == null) {
+      throw new NullPointerException("operands[" + i + "]");
+    }
+    Output<?> o = operand.asOutput();
+    if (o == null) {
+      throw new NullPointerException("operands[" + i + "].asOutput()");
+    }
+    if (o.session() != this) {
+      throw new IllegalArgumentException(
+          "release: operands[" + i + "] " + o + " belongs to another session");
+    }
+    return o;
+  }
+
+  private static void free(long ptr, Output<?> o) {
+    if (o.markReleased()) {
+      Native.free(ptr, o.handle, Native.FREED_EXPLICITLY);
+      o.operation().outputReleased();
+    }
+  }
+
+  /**
+   * Opens a scope on the calling thread: until it closes, every tensor this thread creates on this
+   * session (while no scope opened later on this thread and session is open) belongs to it, and
+   * {@link EagerScope#close()} frees them all at once, under every strategy, with no garbage
+   * collection. {@link EagerScope#keep} moves a result out. Scopes nest, and are confined to the
+   * thread that opened them, like {@code Arena.ofConfined()}; see {@link EagerScope} for the rules.
+   *
+   * <pre>{@code
+   * try (EagerScope scope = session.newScope()) {
+   *   Operand<TFloat32> t = tf.math.mul(x, x);
+   *   y = scope.keep(tf.math.add(t, x));   // t is freed at the end of the block, y is not
+   * }
+   * }</pre>
+   *
+   * @throws IllegalStateException if the session is closed
+   */
+  public EagerScope newScope() {
+    if (core.isClosed()) {
+      throw new IllegalStateException(SessionCore.CLOSED_MESSAGE);
+    }
+    return scopes.push(this);
   }
 
   /** Counters of this session's native tensors; after close, the final counts. */
@@ -309,7 +422,8 @@ public final class EagerSession implements AutoCloseable {
 
   /**
    * Frees everything the session holds and stops its cleanup thread; later calls throw {@link
-   * IllegalStateException}. Idempotent.
+   * IllegalStateException}. Waits for calls in flight on other threads to end first. Idempotent;
+   * a concurrent second call waits for the first.
    *
    * @throws IllegalStateException on the default session, which cannot be closed
    */
@@ -479,7 +593,11 @@ public final class EagerSession implements AutoCloseable {
     }
 
     private static Output<?> input(EagerSession session, OpInfo op, Operand<?> operand) {
-      Output<?> o = Objects.requireNonNull(operand, "input").asOutput();
+      // An Output is checked by checkUsable() below; other Operands may compute their output.
+      Output<?> o =
+          Objects.requireNonNull(operand, "input") instanceof Output<?> out
+              ? out
+              : operand.asOutput();
       if (o.session() != session) {
         throw new IllegalArgumentException(
             op.type() + ": input " + o + " belongs to another session");

@@ -27,8 +27,23 @@ public final class NativeMemory {
     return read(2);
   }
 
-  /** Bytes of freed buffers kept for reuse (the pool is bounded). */
+  /**
+   * Bytes of freed buffers kept for reuse. The pool is bounded, holds large buffers only, and gives
+   * memory back on its own when a session comes near its {@code maxNativeBytes}; these bytes are
+   * never part of {@link #liveBytes()}.
+   */
   public static long pooledBytes() {
     return read(3);
+  }
+
+  /**
+   * Releases the idle pooled buffers (see {@link #pooledBytes()}) to the allocator, which returns
+   * large ones to the operating system. Live tensors are untouched; later allocations simply start
+   * from fresh memory again.
+   *
+   * @return the bytes released
+   */
+  public static long trim() {
+    return Native.trimPool();
   }
 }

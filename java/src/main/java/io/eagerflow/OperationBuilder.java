@@ -6,7 +6,8 @@ import io.eagerflow.types.TType;
  * Builds and runs one op. Type and count attributes ({@code T}, {@code N}, {@code Tidx}, ...) are
  * inferred from the inputs at {@link #build()}; set only the op's own attributes. Attribute names
  * and values are checked at {@link #build()}, which throws {@link IllegalArgumentException} naming
- * the op and what was wrong.
+ * the op and what was wrong. Once its session is closed, every method throws {@link
+ * IllegalStateException}.
  */
 public interface OperationBuilder {
   /** Adds one input. @throws IllegalStateException if it was released or its session closed */

@@ -9,7 +9,8 @@ import io.eagerflow.types.TType;
 /**
  * One output of an executed op: a native tensor owned by the op's session. It stays allocated
  * while reachable, until {@link EagerSession#release} or until the session's cleanup strategy
- * frees it after it became unreachable.
+ * frees it after it became unreachable; an output made inside an {@link EagerScope} is freed when
+ * that scope closes, unless {@link EagerScope#keep kept}.
  *
  * @param <T> the tensor type of the value
  */
@@ -18,6 +19,13 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
   private final int index;
   final long handle;
   private volatile boolean released;
+  /** Set before {@code released} when the output's scope freed it, for the message. */
+  private boolean freedByScope;
+  /**
+   * The scope this output was made in or kept into (it may have closed since); null outside
+   * scopes and once kept out to the session. Used by that scope's thread only.
+   */
+  EagerScope scope;
   private volatile DataType dataType;
   private volatile Shape shape;
   private volatile T tensor;
@@ -30,8 +38,18 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
     this.shape = shape;
   }
 
-  /** The operation that produced this output. */
+  /**
+   * The operation that produced this output.
+   *
+   * @throws IllegalStateException if the session is closed
+   */
   public Operation op() {
+    checkSessionOpen();
+    return op;
+  }
+
+  /** The operation, also after close. */
+  EagerOperation operation() {
     return op;
   }
 
@@ -40,8 +58,14 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
     return index;
   }
 
+  /**
+   * This output.
+   *
+   * @throws IllegalStateException if the session is closed
+   */
   @Override
   public Output<T> asOutput() {
+    checkSessionOpen();
     return this;
   }
 
@@ -58,11 +82,19 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
    */
   @Override
   public void checkUsable() {
+    checkSessionOpen();
+    if (released) {
+      throw new IllegalStateException(
+          "Operand '"
+              + label()
+              + "' has been released"
+              + (freedByScope ? " (freed when its EagerScope closed)" : ""));
+    }
+  }
+
+  private void checkSessionOpen() {
     if (op.core().isClosed()) {
       throw new IllegalStateException(SessionCore.CLOSED_MESSAGE);
-    }
-    if (released) {
-      throw new IllegalStateException("Operand '" + label() + "' has been released");
     }
   }
 
@@ -71,6 +103,16 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
     if (released) {
       return false;
     }
+    released = true;
+    return true;
+  }
+
+  /** As {@link #markReleased}, when the output's scope frees it. */
+  synchronized boolean markFreedByScope() {
+    if (released) {
+      return false;
+    }
+    freedByScope = true;
     released = true;
     return true;
   }

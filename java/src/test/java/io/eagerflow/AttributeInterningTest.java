@@ -7,12 +7,10 @@ import io.eagerflow.EagerSession.ResourceCleanupStrategy;
 import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -85,32 +83,15 @@ class AttributeInterningTest {
   @Test
   void uniqueRejectedNamesAndStringValuesDoNotAccumulate() throws Exception {
     assertTrue(Files.exists(Path.of("/proc/self/status")), "Linux /proc is needed to measure");
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                java.toString(),
-                "-Xms256m",
-                "-Xmx256m",
-                "-XX:+AlwaysPreTouch",
-                "-XX:+UseSerialGC",
-                "--enable-native-access=ALL-UNNAMED"));
-    String lib = System.getProperty("eagerflow.library.path");
-    if (lib != null) {
-      cmd.add("-Deagerflow.library.path=" + lib);
-    }
-    cmd.addAll(
-        List.of(
-            "-cp",
-            MemoryPressureTest.classPath(),
-            Churn.class.getName(),
-            Integer.toString(UNIQUE)));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(5, TimeUnit.MINUTES), "child finished");
-    assertEquals(0, p.exitValue(), out);
-    String line = out.lines().filter(l -> l.startsWith("GROWTH ")).findFirst().orElseThrow();
+    ChildJvm.Result r =
+        ChildJvm.runMain(
+            List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch", "-XX:+UseSerialGC"),
+            Churn.class,
+            List.of(Integer.toString(UNIQUE)),
+            Duration.ofMinutes(5));
+    assertEquals(0, r.exitCode(), r.describe());
+    String line = r.lines().stream().filter(l -> l.startsWith("GROWTH ")).findFirst().orElseThrow();
     long growth = Long.parseLong(line.substring("GROWTH ".length()));
-    assertTrue(growth < 64L << 20, "resident memory grew by " + (growth >> 20) + " MiB: " + out);
+    assertTrue(growth < 64L << 20, "resident memory grew by " + (growth >> 20) + " MiB");
   }
 }

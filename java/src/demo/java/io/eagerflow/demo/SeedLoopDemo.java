@@ -1,5 +1,6 @@
 package io.eagerflow.demo;
 
+import io.eagerflow.EagerScope;
 import io.eagerflow.EagerSession;
 import io.eagerflow.EagerSession.ResourceCleanupStrategy;
 import io.eagerflow.NativeMemoryExhaustedException;
@@ -19,7 +20,9 @@ import java.util.Locale;
 /**
  * The problem eagerflow solves, shown: a loop of {@code m} iterations running {@code n} ops
  * leaves {@code n*m} native tensors behind unless something frees them. Runs the loop once per
- * cleanup strategy in one JVM, prints a table and writes an SVG chart of live native memory.
+ * cleanup strategy in one JVM, then once more in a default session with an {@link EagerScope} per
+ * iteration (freed deterministically, no GC), prints a table and writes an SVG chart of live
+ * native memory.
  *
  * <p>System properties: {@code demo.ops} (n, default 3), {@code demo.iterations} (m, default
  * 3000), {@code demo.floats} (elements per tensor, default 262144 = 1 MiB), {@code
@@ -30,7 +33,7 @@ public final class SeedLoopDemo {
   private static final double MIB = 1 << 20;
 
   private record Run(
-      ResourceCleanupStrategy strategy,
+      String label,
       double seconds,
       long ops,
       SessionStats stats,
@@ -58,8 +61,9 @@ public final class SeedLoopDemo {
         Runtime.getRuntime().maxMemory() >> 20);
     List<Run> runs = new ArrayList<>();
     for (ResourceCleanupStrategy strategy : ResourceCleanupStrategy.values()) {
-      runs.add(run(strategy, n, m, floats, closeLimit, out));
+      runs.add(run(strategy, false, n, m, floats, closeLimit, out));
     }
+    runs.add(run(ResourceCleanupStrategy.IN_BACKGROUND, true, n, m, floats, closeLimit, out));
     printTable(runs, out);
     Files.createDirectories(svg.toAbsolutePath().getParent());
     Files.writeString(svg, chart(runs, m));
@@ -68,7 +72,14 @@ public final class SeedLoopDemo {
   }
 
   private static Run run(
-      ResourceCleanupStrategy strategy, int n, int m, int floats, long closeLimit, PrintStream out) {
+      ResourceCleanupStrategy strategy,
+      boolean scoped,
+      int n,
+      int m,
+      int floats,
+      long closeLimit,
+      PrintStream out) {
+    String label = scoped ? "scope per iteration" : strategy.name();
     EagerSession.Options options = EagerSession.options().resourceCleanupStrategy(strategy);
     if (strategy == ResourceCleanupStrategy.ON_SESSION_CLOSE && closeLimit > 0) {
       options.maxNativeBytes(closeLimit);
@@ -84,16 +95,25 @@ public final class SeedLoopDemo {
       Operand<TFloat32> one = tf.constant(1f);
       try {
         for (int i = 0; i < m; i++) {
-          Operand<TFloat32> y = x;
-          for (int k = 0; k < n; k++) {
-            y = (k % 2 == 0) ? tf.math.add(y, one) : tf.math.mul(y, x);
+          // The scoped run frees the iteration's tensors at the end of the block; the others
+          // leave them to the strategy.
+          EagerScope scope = scoped ? session.newScope() : null;
+          try {
+            Operand<TFloat32> y = x;
+            for (int k = 0; k < n; k++) {
+              y = (k % 2 == 0) ? tf.math.add(y, one) : tf.math.mul(y, x);
+            }
+            live[i] = session.stats().liveBytes() / MIB;
+          } finally {
+            if (scope != null) {
+              scope.close();
+            }
           }
-          live[i] = session.stats().liveBytes() / MIB;
           completed = i + 1;
           // A live bar on a terminal; a line per 10% when the output is captured.
           int every = System.console() != null ? Math.max(1, m / 50) : Math.max(1, m / 10);
           if (i % every == 0 || i == m - 1) {
-            progress(out, strategy, i + 1, m, live[i]);
+            progress(out, label, i + 1, m, live[i]);
           }
         }
       } catch (NativeMemoryExhaustedException e) {
@@ -109,7 +129,7 @@ public final class SeedLoopDemo {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     SessionStats closed = stats;
-    return new Run(strategy, seconds, (long) completed * n, closedStats(closed), live, completed, note);
+    return new Run(label, seconds, (long) completed * n, closedStats(closed), live, completed, note);
   }
 
   private static SessionStats closedStats(SessionStats beforeClose) {
@@ -126,13 +146,13 @@ public final class SeedLoopDemo {
   }
 
   private static void progress(
-      PrintStream out, ResourceCleanupStrategy s, int done, int total, double liveMiB) {
+      PrintStream out, String label, int done, int total, double liveMiB) {
     int width = 40;
     int filled = (int) ((long) done * width / total);
     out.printf(
         Locale.ROOT,
-        (System.console() != null ? "\r" : "%n") + "%-17s [%s%s] %3d%%  live %7.1f MiB",
-        s,
+        (System.console() != null ? "\r" : "%n") + "%-19s [%s%s] %3d%%  live %7.1f MiB",
+        label,
         "#".repeat(filled),
         ".".repeat(width - filled),
         done * 100 / total,
@@ -145,7 +165,7 @@ public final class SeedLoopDemo {
     String header =
         String.format(
             Locale.ROOT,
-            "| %-17s | %8s | %10s | %15s | %15s | %15s | %15s | %11s |",
+            "| %-19s | %8s | %10s | %15s | %15s | %15s | %15s | %11s |",
             "strategy",
             "wall s",
             "ops/s",
@@ -159,8 +179,8 @@ public final class SeedLoopDemo {
     for (Run r : runs) {
       out.printf(
           Locale.ROOT,
-          "| %-17s | %8.2f | %10.0f | %15.1f | %15d | %15d | %15d | %11d |%n",
-          r.strategy(),
+          "| %-19s | %8.2f | %10.0f | %15.1f | %15d | %15d | %15d | %11d |%n",
+          r.label(),
           r.seconds(),
           r.ops() / r.seconds(),
           r.stats().peakBytes() / MIB,
@@ -172,7 +192,7 @@ public final class SeedLoopDemo {
     for (Run r : runs) {
       if (!r.note().isEmpty()) {
         out.println();
-        out.println(r.strategy() + ": " + r.note() + ".");
+        out.println(r.label() + ": " + r.note() + ".");
       }
     }
   }
@@ -191,9 +211,9 @@ public final class SeedLoopDemo {
       }
     }
     double yMax = niceCeiling(maxMiB);
-    String[] colors = {"#1f77b4", "#2ca02c", "#d62728"};
+    String[] colors = {"#1f77b4", "#2ca02c", "#d62728", "#9467bd"};
     // The two tracking strategies often coincide: dash one so both stay visible.
-    String[] dashes = {"", " stroke-dasharray=\"6 4\"", ""};
+    String[] dashes = {"", " stroke-dasharray=\"6 4\"", "", ""};
     StringBuilder svg = new StringBuilder();
     svg.append(
         String.format(
@@ -271,7 +291,7 @@ public final class SeedLoopDemo {
               colors[k % colors.length],
               left + plotW + 40,
               top + 24 + 22 * k,
-              r.strategy() + (r.note().isEmpty() ? "" : " (limit hit)")));
+              r.label() + (r.note().isEmpty() ? "" : " (limit hit)")));
     }
     svg.append("</svg>\n");
     return svg.toString();

@@ -46,6 +46,9 @@ public final class Native {
   /** Writes live bytes, peak bytes, live tensors and pooled bytes of the process. */
   public static native void memoryStats(long[] out);
 
+  /** Releases every idle pooled buffer; returns the bytes released. */
+  public static native long trimPool();
+
   public static native int opIndex(String type);
 
   /** Whether op {@code op} always yields exactly one output (the fast paths need that). */
@@ -90,8 +93,11 @@ public final class Native {
 
   public static native int freeMany(long session, long[] handles, int count, int reason);
 
-  /** After a requested collection: counts it if {@code countRequest}, adapts the threshold. */
-  public static native void collected(long session, boolean countRequest);
+  /**
+   * After a requested collection: counts it if {@code countRequest} and moves the soft threshold
+   * to {@code nextTrigger} ({@code <= 0}: twice what is still live; a fixed one never moves).
+   */
+  public static native void collected(long session, boolean countRequest, long nextTrigger);
 
   public static native long copyTensor(long dstSession, long srcSession, long handle);
 

@@ -112,11 +112,17 @@ public final class NativeTensor {
 
   /** Throws unless this tensor may be written (standalone and open). */
   public void checkWritable() {
+    checkOpen(); // a closed session's tensor says so, whatever the call
     if (owner != null) {
       throw new UnsupportedOperationException(
           "the tensor of an op output is read-only; copy it into a standalone tensor to modify");
     }
-    checkOpen();
+  }
+
+  /** Describes the tensor without checking that it is open (for {@code toString}). */
+  @Override
+  public String toString() {
+    return "tensor with shape " + shape;
   }
 
   /** Frees a standalone tensor now; harmless on views and when repeated. */

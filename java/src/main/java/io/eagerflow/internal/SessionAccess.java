@@ -7,23 +7,38 @@ import io.eagerflow.OperationBuilder;
 import io.eagerflow.Output;
 import io.eagerflow.Shape;
 import io.eagerflow.types.TType;
+import java.util.Objects;
 
 /**
  * Package-crossing hooks from {@code io.eagerflow} for the op facade: constants created straight
  * in the session's table, and attribute-free ops on the fast native path. Not for users.
  */
 public abstract class SessionAccess {
-  private static volatile SessionAccess instance;
+  private static volatile SessionAccess instance; // written under SessionAccess.class
 
-  /** Set once by {@code EagerSession}'s static initializer. */
+  /**
+   * Called once, by {@code EagerSession}'s static initializer. Any other call throws: it first
+   * initializes {@code EagerSession}, so the library's own registration always comes first, even
+   * where this package is open to callers (the class path).
+   *
+   * @throws IllegalStateException if the instance is already set
+   */
   public static void set(SessionAccess access) {
-    instance = access;
+    Objects.requireNonNull(access, "access");
+    Registration.initialize("io.eagerflow.EagerSession");
+    synchronized (SessionAccess.class) {
+      if (instance != null) {
+        throw new IllegalStateException(
+            "SessionAccess is set once, by the library; it cannot be replaced");
+      }
+      instance = access;
+    }
   }
 
   public static SessionAccess get() {
     SessionAccess a = instance;
     if (a == null) {
-      EagerSession.options(); // initializes EagerSession, which sets the instance
+      Registration.initialize("io.eagerflow.EagerSession"); // which sets the instance
       a = instance;
     }
     return a;

@@ -67,18 +67,45 @@ public final class SessionCore extends NativeScope {
   /** Longest a call waits for the cleanup to catch up under memory pressure. */
   private static final long MAX_PRESSURE_WAIT_NANOS = 250_000_000L;
 
+  private static final System.Logger LOG = System.getLogger("io.eagerflow");
+  /** The first time any session's pacing gives up, one warning says so. */
+  private static final java.util.concurrent.atomic.AtomicBoolean WARNED_GIVING_UP =
+      new java.util.concurrent.atomic.AtomicBoolean();
+  /** Requests in a row that freed nothing before pacing stops asking. */
+  private static final int FRUITLESS_REQUESTS = 3;
+  /** The smallest adaptive soft threshold (as in Rust). */
+  private static final long MIN_GC_TRIGGER_BYTES = 64L << 20;
+
+  private final long maxNativeBytes;
+  private final boolean fixedTrigger;
+  private final double maxGcTimeShare;
+  // GC pacing: what the previous requested collection left; guarded by pacingLock.
+  private final Object pacingLock = new Object();
+  private long lastReliefEnd = System.nanoTime();
+  private long liveAfterLastRelief;
+  private long requests;
+  private long bytesFreedByRequests;
+  private int fruitlessInARow;
+  private boolean pacingGaveUp;
+
   /**
-   * @param maxNativeBytes hard limit, {@code <= 0} for none
+   * @param maxNativeBytes hard limit, {@code > 0}
    * @param gcTriggerBytes soft threshold, {@code <= 0} for the adaptive default
+   * @param maxGcTimeShare the share of wall time requested collections may take, in (0, 1)
    * @param strategyName the strategy's name, for messages
    */
   public SessionCore(
       long maxNativeBytes,
       long gcTriggerBytes,
+      double maxGcTimeShare,
       Mode mode,
       String strategyName,
       boolean trackLeaks) {
+    OpenSessions.beforeOpen();
     this.ptr = Native.newSession(maxNativeBytes, gcTriggerBytes, mode != Mode.ON_CLOSE);
+    this.maxNativeBytes = maxNativeBytes;
+    this.fixedTrigger = gcTriggerBytes > 0;
+    this.maxGcTimeShare = maxGcTimeShare;
     this.mode = mode;
     this.strategyName = strategyName;
     this.trackLeaks = trackLeaks;
@@ -100,11 +127,18 @@ public final class SessionCore extends NativeScope {
                 "eagerflow-cleanup-" + THREAD_IDS.incrementAndGet());
         t.setDaemon(true);
         this.cleanupThread = t;
-        t.start();
+        try {
+          t.start();
+        } catch (Throwable e) {
+          // Out of threads: nothing will ever close this session, so free it now.
+          Native.closeSession(ptr, new long[8]);
+          throw e;
+        }
       } else {
         this.cleanupThread = null;
       }
     }
+    OpenSessions.opened();
   }
 
   public Mode mode() {
@@ -250,7 +284,13 @@ public final class SessionCore extends NativeScope {
     if (raw >= 0) {
       return raw;
     }
-    relieve(ptr, false);
+    if (GcFacts.explicitGcDisabled()) {
+      // System.gc() would do nothing: stop asking, let the hard limit bound the session.
+      safePoint(ptr);
+      giveUp(ptr, "System.gc() does nothing under -XX:+DisableExplicitGC");
+    } else {
+      relieve(ptr, false);
+    }
     return ~raw;
   }
 
@@ -263,12 +303,20 @@ public final class SessionCore extends NativeScope {
     if (mode == Mode.ON_CLOSE) {
       throw withStrategy(e);
     }
-    relieve(ptr, true);
+    long freed;
+    if (GcFacts.explicitGcDisabled()) {
+      // Only what the JVM's own collections found can be freed.
+      long before = liveBytes(ptr);
+      safePoint(ptr);
+      freed = Math.max(0, before - liveBytes(ptr));
+    } else {
+      freed = relieve(ptr, true);
+    }
     try {
       return retry.get();
     } catch (RuntimeException again) {
       if (again.getClass() == e.getClass()) {
-        throw withStrategy(again);
+        throw exhausted(ptr, again, freed);
       }
       throw again;
     }
@@ -282,15 +330,91 @@ public final class SessionCore extends NativeScope {
     return e;
   }
 
+  /** The hard limit held even after a collection: say what was tried and what to do. */
+  private RuntimeException exhausted(long ptr, RuntimeException e, long freedNow) {
+    if (!(e instanceof io.eagerflow.NativeMemoryExhaustedException)) {
+      return e;
+    }
+    boolean disabled = GcFacts.explicitGcDisabled();
+    long made;
+    long freedTotal;
+    synchronized (pacingLock) {
+      made = requests;
+      freedTotal = bytesFreedByRequests;
+    }
+    String saw =
+        disabled
+            ? "System.gc() does nothing under -XX:+DisableExplicitGC, so unreachable outputs are"
+                + " freed only after the JVM collects on its own (it freed "
+                + freedNow
+                + " bytes just now)"
+            : "the session requested "
+                + made
+                + " garbage collections, which freed "
+                + freedTotal
+                + " bytes in all ("
+                + freedNow
+                + " by the last)";
+    String advice =
+        "release outputs with session.release(...), run each iteration in a"
+            + " session.newScope() scope, or raise maxNativeBytes"
+            + (disabled ? ", or remove -XX:+DisableExplicitGC" : "");
+    warnGivingUp(disabled ? "-XX:+DisableExplicitGC" : "collections no longer free enough");
+    return new io.eagerflow.NativeMemoryExhaustedException(
+        e.getMessage() + "; strategy " + strategyName + "; " + saw + "; " + advice);
+  }
+
+  /** Stops requesting collections (the hard limit still bounds the session). */
+  private void giveUp(long ptr, String why) {
+    synchronized (pacingLock) {
+      if (pacingGaveUp) {
+        return;
+      }
+      pacingGaveUp = true;
+    }
+    Native.collected(ptr, false, Long.MAX_VALUE);
+    warnGivingUp(why);
+  }
+
+  private void warnGivingUp(String why) {
+    if (WARNED_GIVING_UP.compareAndSet(false, true)) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "eagerflow: garbage collections cannot keep native memory down ("
+              + why
+              + "); an "
+              + strategyName
+              + " session now grows to its hard limit of "
+              + maxNativeBytes
+              + " bytes and then throws NativeMemoryExhaustedException. Release outputs with"
+              + " session.release(...) or use session.newScope() scopes"
+              + (trackLeaks
+                  ? "; the sites that created unreleased outputs are logged as they are freed"
+                  : "; build the session with trackLeaks(true) to log where unreleased outputs"
+                      + " are created"));
+    }
+  }
+
+  private static long liveBytes(long ptr) {
+    long[] out = new long[8];
+    Native.stats(ptr, out);
+    return out[1];
+  }
+
   /**
    * Requests a collection and waits, briefly, until the cleanup has freed what it found: a
    * sentinel reference made unreachable just before the collection tells when the collection's
-   * references have reached this session's queue and been freed.
+   * references have reached this session's queue and been freed. Then paces the next request.
+   *
+   * @return the bytes the session held less afterwards
    */
-  private void relieve(long ptr, boolean countRequest) {
+  private long relieve(long ptr, boolean countRequest) {
+    long liveBefore = liveBytes(ptr);
+    long gcBefore = GcFacts.gcNanos();
+    long start = System.nanoTime();
     Sentinel sentinel = new Sentinel(queue);
     System.gc();
-    long deadline = System.nanoTime() + MAX_PRESSURE_WAIT_NANOS;
+    long deadline = start + MAX_PRESSURE_WAIT_NANOS;
     while (sentinel.pending() && System.nanoTime() < deadline) {
       if (isClosed()) {
         throw new IllegalStateException(CLOSED_MESSAGE);
@@ -308,8 +432,64 @@ public final class SessionCore extends NativeScope {
     if (isClosed()) {
       throw new IllegalStateException(CLOSED_MESSAGE);
     }
-    Native.collected(ptr, countRequest);
     Reference.reachabilityFence(sentinel);
+    long end = System.nanoTime();
+    long liveAfter = liveBytes(ptr);
+    long freed = Math.max(0, liveBefore - liveAfter);
+    long cost = Math.max(end - start, GcFacts.gcNanos() - gcBefore);
+    long next = pace(start, end, cost, liveBefore, liveAfter, freed);
+    Native.collected(ptr, countRequest, next);
+    if (next == Long.MAX_VALUE) {
+      warnGivingUp(FRUITLESS_REQUESTS + " requested collections in a row freed nothing");
+    }
+    return freed;
+  }
+
+  /**
+   * The next soft threshold: what stayed live plus what the session may allocate, at the rate it
+   * grew since the previous collection, for collections that cost {@code cost} each to take at
+   * most {@code maxGcTimeShare} of wall time; between 64 MiB and three quarters of the hard limit.
+   * {@code Long.MAX_VALUE} (stop asking) after requests in a row that freed nothing; a request
+   * that frees something again resumes pacing.
+   */
+  private long pace(long start, long end, long cost, long liveBefore, long liveAfter, long freed) {
+    synchronized (pacingLock) {
+      requests++;
+      bytesFreedByRequests += freed;
+      long mutatorNanos = Math.max(1, start - lastReliefEnd);
+      long growth = Math.max(0, liveBefore - liveAfterLastRelief);
+      lastReliefEnd = end;
+      liveAfterLastRelief = liveAfter;
+      if (freed == 0) {
+        fruitlessInARow++;
+      } else {
+        fruitlessInARow = 0;
+        pacingGaveUp = false;
+      }
+      if (fixedTrigger) {
+        return 0;
+      }
+      if (fruitlessInARow >= FRUITLESS_REQUESTS) {
+        pacingGaveUp = true;
+        return Long.MAX_VALUE;
+      }
+      return nextTrigger(liveAfter, growth, mutatorNanos, cost, maxGcTimeShare, maxNativeBytes);
+    }
+  }
+
+  /**
+   * The adaptive soft threshold after a collection that cost {@code costNanos} and left {@code
+   * liveAfter} bytes, when live bytes grew by {@code growth} in the {@code mutatorNanos} before it:
+   * collections of that cost spaced by the allocation that growth rate allows in {@code
+   * cost*(1-share)/share} take {@code share} of wall time.
+   */
+  static long nextTrigger(
+      long liveAfter, long growth, long mutatorNanos, long costNanos, double share, long cap) {
+    double rate = (double) growth / Math.max(1, mutatorNanos);
+    double allowedMutatorNanos = costNanos * (1 - share) / share;
+    double next = liveAfter + rate * allowedMutatorNanos;
+    long ceiling = Math.max(MIN_GC_TRIGGER_BYTES, cap - cap / 4);
+    return (long) Math.max(MIN_GC_TRIGGER_BYTES, Math.min(next, ceiling));
   }
 
   /** A reference with no tensors whose processing marks the end of a requested collection. */
@@ -352,10 +532,7 @@ public final class SessionCore extends NativeScope {
       }
     }
     try {
-      closer = Thread.currentThread();
-      while (state.get() != CLOSED) {
-        LockSupport.parkNanos(this, 100_000L);
-      }
+      awaitCallsInFlight();
       stopCleanupThread();
       long[] stats = new long[8];
       Native.closeSession(ptr, stats);
@@ -365,8 +542,29 @@ public final class SessionCore extends NativeScope {
       finalStats.complete(stats);
     } finally {
       finalStats.complete(new long[8]);
+      OpenSessions.closed();
     }
     return true;
+  }
+
+  /**
+   * Parks until the last call in flight has exited; that {@link #exit()} unparks this thread. No
+   * wake-up is lost: this thread publishes itself in {@code closer} before it reads {@code state},
+   * and {@code exit()} changes {@code state} before it reads {@code closer}, so at least one of the
+   * two sees the other (and a permit from an early unpark makes the next park return at once).
+   */
+  private void awaitCallsInFlight() {
+    closer = Thread.currentThread();
+    boolean interrupted = false;
+    while (state.get() != CLOSED) {
+      LockSupport.park(this);
+      // An interrupt would make every later park return at once: remember it, wait on.
+      interrupted |= Thread.interrupted();
+    }
+    closer = null;
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void stopCleanupThread() {

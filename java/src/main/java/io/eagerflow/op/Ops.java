@@ -119,9 +119,13 @@ public final class Ops {
    * @param session an open session
    * @return the ops
    * @throws NullPointerException if {@code session} is null
+   * @throws IllegalStateException if {@code session} is closed
    */
   public static Ops create(EagerSession session) {
-    return new Ops(Objects.requireNonNull(session, "session"));
+    if (Objects.requireNonNull(session, "session").isClosed()) {
+      throw new IllegalStateException("Eager session has been closed");
+    }
+    return new Ops(session);
   }
 
   /**

@@ -4,17 +4,12 @@ import io.eagerflow.DataType;
 import io.eagerflow.Shape;
 import io.eagerflow.internal.Native;
 import io.eagerflow.internal.NativeTensor;
-import io.eagerflow.internal.TensorTypes;
 import java.util.Objects;
 import java.util.function.Consumer;
 
 /** A tensor of booleans ({@link DataType#BOOL}). */
 public final class TBool extends TensorBase implements TType {
-  static {
-    TensorTypes.register(DataType.BOOL, TBool.class, TBool::new);
-  }
-
-  private TBool(NativeTensor tensor) {
+  TBool(NativeTensor tensor) {
     super(tensor);
   }
 

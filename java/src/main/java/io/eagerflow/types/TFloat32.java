@@ -4,17 +4,12 @@ import io.eagerflow.DataType;
 import io.eagerflow.Shape;
 import io.eagerflow.internal.Native;
 import io.eagerflow.internal.NativeTensor;
-import io.eagerflow.internal.TensorTypes;
 import java.util.Objects;
 import java.util.function.Consumer;
 
 /** A tensor of 32-bit floats ({@link DataType#FLOAT}). */
 public final class TFloat32 extends TensorBase implements TNumber {
-  static {
-    TensorTypes.register(DataType.FLOAT, TFloat32.class, TFloat32::new);
-  }
-
-  private TFloat32(NativeTensor tensor) {
+  TFloat32(NativeTensor tensor) {
     super(tensor);
   }
 

@@ -4,17 +4,12 @@ import io.eagerflow.DataType;
 import io.eagerflow.Shape;
 import io.eagerflow.internal.Native;
 import io.eagerflow.internal.NativeTensor;
-import io.eagerflow.internal.TensorTypes;
 import java.util.Objects;
 import java.util.function.Consumer;
 
 /** A tensor of 64-bit floats ({@link DataType#DOUBLE}). */
 public final class TFloat64 extends TensorBase implements TNumber {
-  static {
-    TensorTypes.register(DataType.DOUBLE, TFloat64.class, TFloat64::new);
-  }
-
-  private TFloat64(NativeTensor tensor) {
+  TFloat64(NativeTensor tensor) {
     super(tensor);
   }
 

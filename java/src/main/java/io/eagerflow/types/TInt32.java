@@ -4,17 +4,12 @@ import io.eagerflow.DataType;
 import io.eagerflow.Shape;
 import io.eagerflow.internal.Native;
 import io.eagerflow.internal.NativeTensor;
-import io.eagerflow.internal.TensorTypes;
 import java.util.Objects;
 import java.util.function.Consumer;
 
 /** A tensor of 32-bit integers ({@link DataType#INT32}). */
 public final class TInt32 extends TensorBase implements TNumber {
-  static {
-    TensorTypes.register(DataType.INT32, TInt32.class, TInt32::new);
-  }
-
-  private TInt32(NativeTensor tensor) {
+  TInt32(NativeTensor tensor) {
     super(tensor);
   }
 

@@ -4,17 +4,12 @@ import io.eagerflow.DataType;
 import io.eagerflow.Shape;
 import io.eagerflow.internal.Native;
 import io.eagerflow.internal.NativeTensor;
-import io.eagerflow.internal.TensorTypes;
 import java.util.Objects;
 import java.util.function.Consumer;
 
 /** A tensor of 64-bit integers ({@link DataType#INT64}). */
 public final class TInt64 extends TensorBase implements TNumber {
-  static {
-    TensorTypes.register(DataType.INT64, TInt64.class, TInt64::new);
-  }
-
-  private TInt64(NativeTensor tensor) {
+  TInt64(NativeTensor tensor) {
     super(tensor);
   }
 

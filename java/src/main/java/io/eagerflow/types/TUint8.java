@@ -4,17 +4,12 @@ import io.eagerflow.DataType;
 import io.eagerflow.Shape;
 import io.eagerflow.internal.Native;
 import io.eagerflow.internal.NativeTensor;
-import io.eagerflow.internal.TensorTypes;
 import java.util.Objects;
 import java.util.function.Consumer;
 
 /** A tensor of unsigned bytes, read and written as Java {@code byte} ({@link DataType#UINT8}). */
 public final class TUint8 extends TensorBase implements TNumber {
-  static {
-    TensorTypes.register(DataType.UINT8, TUint8.class, TUint8::new);
-  }
-
-  private TUint8(NativeTensor tensor) {
+  TUint8(NativeTensor tensor) {
     super(tensor);
   }
 

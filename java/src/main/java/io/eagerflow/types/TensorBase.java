@@ -10,8 +10,17 @@ import java.util.Objects;
 
 /** What every tensor class shares: the native tensor, coordinates and lifetime. */
 abstract class TensorBase implements TType {
+  // Registers every tensor class without initializing any: each one's initializer waits for this
+  // one (its superclass), so touching them here could deadlock against a thread that started
+  // with, say, TFloat32.vectorOf. Lambdas and class literals load classes, never initialize them.
   static {
     TensorTypes.registerUnwrapper(t -> t instanceof TensorBase b ? b.tensor : null);
+    TensorTypes.register(DataType.FLOAT, TFloat32.class, t -> new TFloat32(t));
+    TensorTypes.register(DataType.DOUBLE, TFloat64.class, t -> new TFloat64(t));
+    TensorTypes.register(DataType.INT32, TInt32.class, t -> new TInt32(t));
+    TensorTypes.register(DataType.INT64, TInt64.class, t -> new TInt64(t));
+    TensorTypes.register(DataType.UINT8, TUint8.class, t -> new TUint8(t));
+    TensorTypes.register(DataType.BOOL, TBool.class, t -> new TBool(t));
   }
 
   final NativeTensor tensor;
@@ -128,6 +137,6 @@ abstract class TensorBase implements TType {
 
   @Override
   public String toString() {
-    return getClass().getSimpleName() + " tensor with shape " + tensor.shape();
+    return getClass().getSimpleName() + " " + tensor;
   }
 }

@@ -1,11 +1,9 @@
 //! Comparison, logic, select and cast ops (src/ops/compare.rs, src/ops/cast.rs)
 //! against hand-computed TensorFlow results, with exact accounting.
-#![allow(clippy::unwrap_used)]
 
 use eagerflow::{AttrValue, Attrs, DataType, FreeReason};
 
-mod common;
-use common::Env;
+use crate::common::Env;
 
 fn cast_attrs(dst: DataType) -> Attrs {
     Attrs::new().with("DstT", AttrValue::Type(dst))

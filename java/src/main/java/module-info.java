@@ -1,0 +1,16 @@
+/**
+ * eagerflow: an eager tensor runtime with TensorFlow Java's eager API.
+ *
+ * <p>Only {@code io.eagerflow}, {@code io.eagerflow.op} and {@code io.eagerflow.types} are API.
+ * {@code io.eagerflow.internal} holds the JNI boundary and the session machinery; it is not
+ * exported, so on the module path no other module can call it. The module calls {@code
+ * System.load}: on JDK 22 and later run with {@code --enable-native-access=io.eagerflow}.
+ */
+module io.eagerflow {
+  // GC notifications and the DisableExplicitGC flag (com.sun.management), for GC pacing.
+  requires jdk.management;
+
+  exports io.eagerflow;
+  exports io.eagerflow.op;
+  exports io.eagerflow.types;
+}

@@ -1,0 +1,14 @@
+//! The op tests, one test binary: a module per op family, all on the session
+//! wrapper in `common`, which frees everything at the end of each test and
+//! checks that no byte or tensor is left.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+mod compare_cast;
+mod linalg;
+mod math;
+mod nn;
+mod random;
+mod reduce;
+mod registry_fuzz;
+mod shape;
