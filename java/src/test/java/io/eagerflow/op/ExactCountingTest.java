@@ -100,7 +100,8 @@ class ExactCountingTest {
 
   @Test
   void everyFacadeMethodCountsOnePerOutput() {
-    try (EagerSession s = onClose()) {
+    try (EagerSession s = onClose();
+        TFloat32 standalone = TFloat32.scalarOf(1f)) {
       Ops tf = Ops.create(s);
       // Every input first: only the call under test may add tensors.
       Operand<TFloat32> m = tf.constant(new float[][] {{1, 2, 3}, {4, 5, 6}});
@@ -124,7 +125,6 @@ class ExactCountingTest {
       Operand<TInt32> four = tf.constant(4);
       Operand<TBool> b = tf.constant(new boolean[] {true, false});
       Operand<TFloat32> mt = tf.linalg.transpose(m, perm);
-      TFloat32 standalone = TFloat32.scalarOf(1f);
 
       countsOne(s, "constant(float)", () -> tf.constant(1f));
       countsOne(s, "constant(float[][])", () -> tf.constant(new float[2][2]));
