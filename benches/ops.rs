@@ -9,7 +9,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use eagerflow::{Attrs, FreeReason, Registry, Session, SessionOptions, Tensor};
+use eagerflow::{Attrs, FreeReason, Registry, Session, SessionOptions, Tensor, sessions};
 
 const N16M: usize = 1 << 24;
 
@@ -88,6 +88,34 @@ fn per_op_overhead(c: &mut Criterion) {
         bch.iter(|| exec_free(&s, mm, black_box(&[m, m]), &attrs))
     });
     g.finish();
+}
+
+/// The id lookup every Java call makes: the same session again (the
+/// per-thread cache), and two sessions in turn (the table, every time). In a
+/// test binary thread-locals are cheaper than in the cdylib Java loads, so the
+/// JMH figures in docs/benchmarks.md are the ones that count.
+fn session_lookup(c: &mut Criterion) {
+    let a = sessions::open(SessionOptions::default()).unwrap();
+    let b = sessions::open(SessionOptions::default()).unwrap();
+    let mut g = c.benchmark_group("lookup");
+    g.sample_size(30)
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(500));
+    g.bench_function("same session", |bch| {
+        bch.iter(|| sessions::lookup(black_box(a)).unwrap().is_closed())
+    });
+    g.bench_function("two sessions in turn", |bch| {
+        let mut turn = false;
+        bch.iter(|| {
+            turn = !turn;
+            sessions::lookup(black_box(if turn { a } else { b }))
+                .unwrap()
+                .is_closed()
+        })
+    });
+    g.finish();
+    sessions::close(a).unwrap();
+    sessions::close(b).unwrap();
 }
 
 fn add_16m(c: &mut Criterion) {
@@ -244,6 +272,7 @@ criterion_group!(
     benches,
     sum_sizes,
     per_op_overhead,
+    session_lookup,
     add_16m,
     sum_16m,
     matmul_1024,

@@ -5,7 +5,8 @@
 //! the table's `tag` (56..63; bit 63 stays clear so handles are positive
 //! `jlong`s). Freeing a slot bumps its generation; a slot whose generation
 //! would wrap is retired rather than reused, so an old handle can never
-//! become valid again.
+//! become valid again. Tag [`SESSION_TAG`] is reserved for the table of
+//! sessions, so a tensor handle is never mistaken for a session id.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -16,6 +17,8 @@ const INDEX_BITS: u32 = 32;
 const GEN_BITS: u32 = 24;
 const GEN_MAX: u32 = (1 << GEN_BITS) - 1;
 const TAG_MAX: u32 = 127;
+/// The tag of the session registry's ids; tensor tables never get it.
+pub const SESSION_TAG: u32 = TAG_MAX;
 
 static NEXT_TAG: AtomicU32 = AtomicU32::new(0);
 
@@ -28,6 +31,8 @@ struct Slab<T> {
     slots: Vec<Slot<T>>,
     free: Vec<u32>,
     counts: Counts,
+    /// Set by [`HandleTable::close`]: nothing can be inserted any more.
+    closed: bool,
 }
 
 /// How many values were ever inserted, and removed per kind (the caller's
@@ -61,15 +66,25 @@ impl<T: Clone> Default for HandleTable<T> {
 
 impl<T: Clone> HandleTable<T> {
     pub fn new() -> HandleTable<T> {
-        // Tags 1..=127 in turn: a handle from another table is caught unless the
+        // Tags 1..=126 in turn: a handle from another table is caught unless the
         // tags collide, and even then it can only name a live value of that table.
-        let tag = NEXT_TAG.fetch_add(1, Ordering::Relaxed) % TAG_MAX + 1;
+        let tag = NEXT_TAG.fetch_add(1, Ordering::Relaxed) % (SESSION_TAG - 1) + 1;
+        Self::with_tag(tag)
+    }
+
+    /// A table whose handles carry `tag` (at most 127), e.g. [`SESSION_TAG`].
+    pub fn with_tag(tag: u32) -> HandleTable<T> {
+        assert!(
+            tag <= TAG_MAX,
+            "handle table tag {tag} needs more than 7 bits"
+        );
         HandleTable {
             tag,
             slab: Mutex::new(Slab {
                 slots: Vec::new(),
                 free: Vec::new(),
                 counts: Counts::default(),
+                closed: false,
             }),
         }
     }
@@ -103,6 +118,9 @@ impl<T: Clone> HandleTable<T> {
     }
 
     fn insert_locked(&self, slab: &mut Slab<T>, value: T) -> Result<u64> {
+        if slab.closed {
+            return Err(Error::state("Eager session has been closed"));
+        }
         let index = match slab.free.pop() {
             Some(i) => i,
             None => {
@@ -155,17 +173,36 @@ impl<T: Clone> HandleTable<T> {
 
     /// A clone of the value behind `handle`.
     pub fn get(&self, handle: u64) -> Result<T> {
-        let (index, generation) = self.decode(handle)?;
+        self.decode(handle)?;
+        self.find(handle)
+            .ok_or_else(|| Error::state(format!("tensor handle {handle:#x} has been released")))
+    }
+
+    /// A clone of the value behind `handle`; `None` if it was removed, never
+    /// existed or belongs to another table.
+    pub fn find(&self, handle: u64) -> Option<T> {
+        let (index, generation) = self.decode(handle).ok()?;
         let slab = self.lock();
         match slab.slots.get(index) {
             Some(Slot {
                 generation: g,
                 value: Some(v),
-            }) if *g == generation => Ok(v.clone()),
-            _ => Err(Error::state(format!(
-                "tensor handle {handle:#x} has been released"
-            ))),
+            }) if *g == generation => Some(v.clone()),
+            _ => None,
         }
+    }
+
+    /// Whether this table ever handed out `handle` (it may have been removed
+    /// since): its tag, and a generation its slot has reached.
+    pub fn issued(&self, handle: u64) -> bool {
+        let Ok((index, generation)) = self.decode(handle) else {
+            return false;
+        };
+        let slab = self.lock();
+        slab.slots.get(index).is_some_and(|s| {
+            generation != 0
+                && (generation < s.generation || (generation == s.generation && s.value.is_some()))
+        })
     }
 
     /// Clones of the values behind `handles`, taken under one lock.
@@ -251,7 +288,24 @@ impl<T: Clone> HandleTable<T> {
     /// Takes out every value, counted as removed for reason `kind`.
     pub fn drain(&self, kind: usize) -> Vec<T> {
         let mut slab = self.lock();
-        let slab = &mut *slab;
+        Self::drain_locked(&mut slab, kind)
+    }
+
+    /// Takes out every value like [`drain`](Self::drain) and refuses every
+    /// later insert, so the counts are final: a call that still holds the
+    /// table (one that raced with closing its session) can add nothing. The
+    /// slots' memory goes too; no handle can become valid again, since no
+    /// slot is ever filled again.
+    pub fn close(&self, kind: usize) -> Vec<T> {
+        let mut slab = self.lock();
+        let out = Self::drain_locked(&mut slab, kind);
+        slab.closed = true;
+        slab.slots = Vec::new();
+        slab.free = Vec::new();
+        out
+    }
+
+    fn drain_locked(slab: &mut Slab<T>, kind: usize) -> Vec<T> {
         let mut out = Vec::with_capacity(slab.counts.live as usize);
         for (i, slot) in slab.slots.iter_mut().enumerate() {
             if let Some(v) = slot.value.take() {
@@ -305,6 +359,35 @@ mod tests {
         assert_eq!((c.inserted, c.removed, c.live), (2, [1, 0, 1], 0));
         assert!(t.is_empty());
         Ok(())
+    }
+
+    #[test]
+    fn closed_table_refuses_inserts_and_keeps_final_counts() -> Result<()> {
+        let t = HandleTable::<u32>::new();
+        let a = t.insert(1)?;
+        let b = t.insert(2)?;
+        assert!(t.remove(a, 0).is_some());
+        assert!(t.issued(a) && t.issued(b));
+        assert!(
+            !t.issued(t.encode(0, 2)),
+            "the generation after a removal is not issued yet"
+        );
+        assert!(!t.issued(t.encode(7, 1)) && !t.issued(b ^ (1 << 56)));
+        assert_eq!(t.close(2), vec![2]);
+        assert!(t.insert(3).is_err());
+        assert!(t.insert_all::<Vec<u64>>([4, 5].into_iter()).is_err());
+        assert!(t.get(b).is_err() && t.find(a).is_none() && t.remove(b, 0).is_none());
+        assert!(t.update(b, |_| Ok(())).is_err());
+        let c = t.counts();
+        assert_eq!((c.inserted, c.removed, c.live), (2, [1, 0, 1], 0));
+        Ok(())
+    }
+
+    #[test]
+    fn tensor_tables_never_get_the_session_tag() {
+        for _ in 0..300 {
+            assert_ne!(HandleTable::<u8>::new().tag, SESSION_TAG);
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod panics;
 pub mod pool;
 pub mod scratch;
 pub mod session;
+pub mod sessions;
 pub mod tensor;
 
 mod jni;

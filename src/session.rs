@@ -2,7 +2,7 @@
 //! thread frees tensors is the cleanup strategy's business; Rust starts no
 //! thread of its own.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, Weak};
 
 use smallvec::SmallVec;
@@ -106,6 +106,9 @@ pub struct Session {
     account: Arc<MemoryAccount>,
     counters: Counters,
     pressure: Option<Pressure>,
+    /// Set once by [`close`](Session::close); read without a lock by the
+    /// session registry's per-thread cache.
+    closed: AtomicBool,
 }
 
 type Table = HandleTable<Arc<Tensor>>;
@@ -163,6 +166,7 @@ impl Session {
                 fixed: options.gc_trigger_bytes.is_some(),
                 allocated_at_last_request: AtomicU64::new(0),
             }),
+            closed: AtomicBool::new(false),
         }
     }
 
@@ -331,6 +335,23 @@ impl Session {
         let n = freed.len();
         drop(freed);
         n
+    }
+
+    /// Closes the session: frees every tensor still held (counted as freed
+    /// at close) and refuses every later insert, so its stats are final even
+    /// if a call that raced with closing still holds it. Returns how many
+    /// tensors it freed.
+    pub fn close(&self) -> usize {
+        self.closed.store(true, Ordering::Release);
+        let all = self.table.close(FREED_AT_CLOSE);
+        let n = all.len();
+        drop(all);
+        n
+    }
+
+    /// Whether [`close`](Session::close) has been called.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
     }
 
     /// Frees every tensor still held, counting them as freed at close.

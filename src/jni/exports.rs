@@ -9,8 +9,7 @@ use jni::objects::{
 use jni::sys::{jboolean, jdouble, jint, jlong};
 
 use super::{
-    Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, dims, long_array,
-    session_from_raw, session_into_raw, session_ref,
+    Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, dims, long_array, session_ref,
 };
 use crate::dtype::DataType;
 use crate::error::Error;
@@ -19,6 +18,7 @@ use crate::ops::{Attrs, Registry};
 use crate::pool;
 use crate::scratch::Scratch;
 use crate::session::{FreeReason, Session, SessionOptions, SessionStats, scratch_scalar};
+use crate::sessions;
 
 fn stats_array(s: &SessionStats) -> [i64; 8] {
     [
@@ -61,7 +61,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_newSession<'l>(
             gc_signals,
             gc_trigger_bytes: u64::try_from(gc_trigger_bytes).ok().filter(|&b| b > 0),
         };
-        Ok(session_into_raw(Session::new(options)))
+        Ok(sessions::open(options)? as jlong)
     })
 }
 
@@ -73,15 +73,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_closeSession<'l>(
     stats_out: JLongArray<'l>,
 ) {
     boundary(&mut env, "closeSession", |env| {
-        if session == 0 {
-            return Err(Failure::Core(Error::invalid("no session to close")));
-        }
-        // SAFETY: Java calls this once per session, after every other call on
-        // it has returned (EagerSession's close protocol).
-        let session = unsafe { session_from_raw(session) };
-        session.free_all();
-        let stats = session.stats();
-        drop(session);
+        let stats = sessions::close(session as u64)?;
         if !stats_out.is_null() {
             stats_out.set_region(env, 0, &stats_array(&stats))?;
         }
@@ -97,8 +89,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_stats<'l>(
     out: JLongArray<'l>,
 ) {
     boundary(&mut env, "stats", |env| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         out.set_region(env, 0, &stats_array(&session.stats()))?;
         Ok(())
     })
@@ -187,10 +178,9 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute1<'l>(
     x: jlong,
 ) -> jlong {
     boundary(&mut env, "execute1", |_| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         let h = session.execute_single(op as usize, &[x as u64], None)?;
-        Ok(signal(session, h))
+        Ok(signal(&session, h))
     })
 }
 
@@ -205,10 +195,9 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute2<'l>(
     y: jlong,
 ) -> jlong {
     boundary(&mut env, "execute2", |_| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         let h = session.execute_single(op as usize, &[x as u64, y as u64], None)?;
-        Ok(signal(session, h))
+        Ok(signal(&session, h))
     })
 }
 
@@ -226,11 +215,10 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_executeWithScalar<'l>(
     value: jdouble,
 ) -> jlong {
     boundary(&mut env, "executeWithScalar", |_| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         let scalar = scratch_scalar(DataType::from_code(dtype)?, value)?;
         let h = session.execute_single(op as usize, &[x as u64], Some(scalar))?;
-        Ok(signal(session, h))
+        Ok(signal(&session, h))
     })
 }
 
@@ -247,8 +235,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
     attrs: JLongArray<'l>,
 ) -> JLongArray<'l> {
     boundary(&mut env, "execute", |env| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session_ptr) };
+        let session = session_ref(session_ptr)?;
         let handles = long_array(env, &inputs, session.account())?;
         let lens = if list_lens.is_null() {
             None
@@ -261,10 +248,10 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
         let registry = Registry::global();
         let names = registry.attr_names(op as usize);
         let attrs = Attrs::decode(&encoded, names, |table, handle| {
-            let owner = if table == 0 {
+            let owner: &Session = if table == 0 {
                 Session::standalone()
             } else {
-                session
+                &session
             };
             Ok((*owner.tensor(handle)?).clone())
         })
@@ -274,7 +261,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
         let out = env.new_long_array(outputs.len())?;
         let mut outputs: Vec<i64> = outputs.into_iter().map(|h| h as i64).collect();
         if let Some(first) = outputs.first_mut() {
-            *first = signal(session, *first as u64);
+            *first = signal(&session, *first as u64);
         }
         out.set_region(env, 0, &outputs)?;
         Ok(out)
@@ -290,8 +277,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_describe<'l>(
     handle: jlong,
 ) -> JLongArray<'l> {
     boundary(&mut env, "describe", |env| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         let t = session.tensor(handle as u64)?;
         let mut info = Vec::with_capacity(2 + t.rank());
         info.push(i64::from(t.dtype().code()));
@@ -312,8 +298,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_free<'l>(
     reason: jint,
 ) -> jboolean {
     boundary(&mut env, "free", |_| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         Ok(session.free(handle as u64, FreeReason::from_code(reason)?))
     })
 }
@@ -328,8 +313,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_freeMany<'l>(
     reason: jint,
 ) -> jint {
     boundary(&mut env, "freeMany", |env| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         let n = usize::try_from(count).unwrap_or(0).min(handles.len(env)?);
         let reason = FreeReason::from_code(reason)?;
         // In chunks through a buffer on the stack: freeing allocates nothing,
@@ -359,8 +343,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_collected<'l>(
     next_trigger: jlong,
 ) {
     boundary(&mut env, "collected", |_| {
-        // SAFETY: Java holds the session open for the duration of the call.
-        let session = unsafe { session_ref(session) };
+        let session = session_ref(session)?;
         if count_request {
             session.count_gc_request();
         }
@@ -390,10 +373,9 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_copyTensor<'l>(
     handle: jlong,
 ) -> jlong {
     boundary(&mut env, "copyTensor", |_| {
-        // SAFETY: Java holds both sessions open for the duration of the call.
-        let (dst, src) = unsafe { (session_ref(dst_session), session_ref(src_session)) };
+        let (dst, src) = (session_ref(dst_session)?, session_ref(src_session)?);
         let t = src.tensor(handle as u64)?;
-        Ok(signal(dst, dst.insert(t.deep_copy(dst.account())?)?))
+        Ok(signal(&dst, dst.insert(t.deep_copy(dst.account())?)?))
     })
 }
 
@@ -410,8 +392,7 @@ macro_rules! typed_exports {
             data: $jarray<'l>,
         ) -> jlong {
             boundary(&mut env, stringify!($from), |env| {
-                // SAFETY: Java holds the session open for the duration of the call.
-                let session = unsafe { session_ref(session) };
+                let session = session_ref(session)?;
                 let shape = dims(&long_array(env, &shape, session.account())?)?;
                 let n = crate::tensor::num_elements(&shape)?;
                 let len = data.len(env)?;
@@ -422,7 +403,7 @@ macro_rules! typed_exports {
                 }
                 let mut a = crate::tensor::Allocation::<$t>::new_initialized(session.account(), n)?;
                 <$t as JavaCopy<$jt>>::fill(env, &data, &mut a.data)?;
-                Ok(signal(session, session.insert(a.into_tensor(shape)?)?))
+                Ok(signal(&session, session.insert(a.into_tensor(shape)?)?))
             })
         }
 
@@ -436,8 +417,7 @@ macro_rules! typed_exports {
             dst: $jarray<'l>,
         ) {
             boundary(&mut env, stringify!($read), |env| {
-                // SAFETY: Java holds the session open for the duration of the call.
-                let session = unsafe { session_ref(session) };
+                let session = session_ref(session)?;
                 let t = session.tensor(handle as u64)?;
                 let src = t.as_slice::<$t>()?;
                 let offset = index(offset, "offset")?;
@@ -465,8 +445,7 @@ macro_rules! typed_exports {
             src: $jarray<'l>,
         ) {
             boundary(&mut env, stringify!($write), |env| {
-                // SAFETY: Java holds the session open for the duration of the call.
-                let session = unsafe { session_ref(session) };
+                let session = session_ref(session)?;
                 // Straight into the tensor, after the range is checked: no
                 // temporary as large as the caller's array.
                 let len = src.len(env)?;
@@ -488,8 +467,7 @@ macro_rules! typed_exports {
             at: jlong,
         ) -> $jt {
             boundary(&mut env, stringify!($get), |_| {
-                // SAFETY: Java holds the session open for the duration of the call.
-                let session = unsafe { session_ref(session) };
+                let session = session_ref(session)?;
                 let t = session.tensor(handle as u64)?;
                 let src = t.as_slice::<$t>()?;
                 let i = index(at, "index")?;

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use crate::error::Error;
 use crate::memory::MemoryAccount;
 use crate::scratch::Scratch;
-use crate::session::Session;
+use crate::sessions::{self, SessionRef};
 
 /// What can go wrong inside an export.
 enum Failure {
@@ -75,6 +75,15 @@ impl<T: Default> ErrorPolicy<T, Failure> for ThrowJava {
         }
         match err {
             Failure::Core(e) => env.throw_new(exception_class(&e), JNIString::from(e.to_string())),
+            // A null or too short array argument: the JDK's exceptions for these.
+            Failure::Jni(jni::errors::Error::NullPtr(arg)) => env.throw_new(
+                jni_str!("java/lang/NullPointerException"),
+                JNIString::from(format!("{what}: null {arg}")),
+            ),
+            Failure::Jni(jni::errors::Error::IndexOutOfBounds) => env.throw_new(
+                jni_str!("java/lang/IndexOutOfBoundsException"),
+                JNIString::from(format!("{what}: array region out of bounds")),
+            ),
             Failure::Jni(e) => env.throw_new(
                 jni_str!("java/lang/RuntimeException"),
                 JNIString::from(format!("eagerflow JNI failure in {what}: {e}")),
@@ -124,36 +133,11 @@ fn boundary<'local, T: Default>(
     env.with_env(f).resolve_with::<ThrowJava, _>(|| what)
 }
 
-/// Turns a session pointer from Java into a reference; 0 names the
+/// The session behind an id from Java: a generation-checked lookup, so a
+/// closed, stale or forged id is an `IllegalStateException`. 0 names the
 /// process-wide table of standalone tensors.
-///
-/// # Safety
-/// A non-zero `ptr` must come from [`session_into_raw`] and must not have been
-/// passed to [`session_from_raw`] yet. Java guarantees this: `EagerSession`
-/// lets no call start after `close()` begins and waits for calls in flight
-/// before freeing the pointer.
-unsafe fn session_ref<'a>(ptr: jlong) -> &'a Session {
-    if ptr == 0 {
-        Session::standalone()
-    } else {
-        // SAFETY: per this function's contract the pointer came from
-        // `Arc::into_raw` and the Arc it owns is still alive.
-        unsafe { &*(ptr as usize as *const Session) }
-    }
-}
-
-fn session_into_raw(session: Session) -> jlong {
-    std::sync::Arc::into_raw(std::sync::Arc::new(session)) as usize as jlong
-}
-
-/// Reclaims and drops a session made by [`session_into_raw`].
-///
-/// # Safety
-/// `ptr` must come from [`session_into_raw`], be non-zero, and be passed here
-/// once, after every call using it has returned.
-unsafe fn session_from_raw(ptr: jlong) -> std::sync::Arc<Session> {
-    // SAFETY: per this function's contract we own the Arc behind `ptr`.
-    unsafe { std::sync::Arc::from_raw(ptr as usize as *const Session) }
+fn session_ref(id: jlong) -> Res<SessionRef> {
+    Ok(sessions::lookup(id as u64)?)
 }
 
 /// Copies a Java `long[]` (or `null`, giving nothing) in one call, into a

@@ -5,11 +5,17 @@ package io.eagerflow.internal;
  * test sources add {@code TestHooks}, whose natives only the test build of the Rust library, with
  * the cargo feature {@code testing}, exports.)
  *
- * <p>Sessions cross as the pointer {@link #newSession} returned ({@code 0} names the
- * process-wide table of standalone tensors); tensors cross as handles. Callers guarantee that
- * no call uses a session pointer after {@link #closeSession}. Every method may throw the
- * exception its Rust error maps to: {@link IllegalArgumentException}, {@link
- * IllegalStateException}, {@link IndexOutOfBoundsException}, {@link
+ * <p>This class is public, so any code on the classpath can call it; nothing it is given can
+ * crash the JVM. Sessions cross as the id {@link #newSession} returned, a generation-checked
+ * entry in a Rust registry, never a pointer: after {@link #closeSession}, or for a value that was
+ * never a session id (a tensor handle, a forged number), every call throws {@link
+ * IllegalStateException}. Id {@code 0} names the process-wide table of standalone tensors, which
+ * cannot be closed. Tensors cross as handles, checked the same way. A call that is still running
+ * on a session while another thread closes it finishes safely: it fails or returns, and adds
+ * nothing to the closed session. Every method may throw the exception its Rust error maps to:
+ * {@link IllegalArgumentException}, {@link IllegalStateException}, {@link
+ * IndexOutOfBoundsException} (also for an offset or array too short for the region it names),
+ * {@link NullPointerException} (a {@code null} array or string where one is needed), {@link
  * UnsupportedOperationException}, {@code NativeMemoryExhaustedException}, or a {@link
  * RuntimeException} for a panic.
  */
@@ -37,7 +43,10 @@ public final class Native {
    */
   public static native long newSession(long maxBytes, long gcTriggerBytes, boolean gcSignals);
 
-  /** Frees everything the session holds, writes its final stats, and deletes it. */
+  /**
+   * Frees everything the session holds, writes its final stats (when {@code statsOut} is not
+   * {@code null}) and removes its id; closing an id again throws {@link IllegalStateException}.
+   */
   public static native void closeSession(long session, long[] statsOut);
 
   /** Writes 8 counters, in {@code SessionStats} order. */

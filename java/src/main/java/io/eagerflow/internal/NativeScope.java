@@ -6,7 +6,7 @@ package io.eagerflow.internal;
  * table, so that closing it waits for calls in flight and refuses new ones.
  */
 public abstract class NativeScope {
-  /** The table of standalone tensors: never closed, native pointer 0. */
+  /** The table of standalone tensors: never closed, native session id 0. */
   public static final NativeScope STANDALONE =
       new NativeScope() {
         @Override
@@ -19,7 +19,7 @@ public abstract class NativeScope {
       };
 
   /**
-   * Starts a call and returns the native pointer to pass to it.
+   * Starts a call and returns the native session id to pass to it.
    *
    * @throws IllegalStateException if the scope is closed
    */

@@ -88,7 +88,7 @@ public final class NativeTensor {
   }
 
   /**
-   * Starts a native call on this tensor and returns the table pointer.
+   * Starts a native call on this tensor and returns its table's session id.
    *
    * @throws IllegalStateException if the tensor, its operand or its session is closed
    */

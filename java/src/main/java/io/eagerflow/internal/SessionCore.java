@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The native half of an {@code EagerSession}: the pointer, the guard that lets calls run at once
+ * The native half of an {@code EagerSession}: the session id, the guard that lets calls run at once
  * while {@link #close()} waits for them, and reference tracking for the cleanup strategies. The
  * cleanup thread and the library's cleaner hold this object, never the {@code EagerSession}, so a
  * forgotten session can still be collected.
