@@ -7,6 +7,7 @@ pub mod error;
 pub mod handles;
 pub mod memory;
 pub mod ops;
+mod panics;
 pub mod pool;
 pub mod scratch;
 pub mod session;

@@ -7,6 +7,7 @@ use std::sync::{Arc, LazyLock, Mutex, Weak};
 
 use smallvec::SmallVec;
 
+use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::handles::{HandleTable, REMOVE_KINDS};
 use crate::memory::MemoryAccount;
@@ -124,6 +125,25 @@ pub(crate) fn live_tensors_everywhere() -> u64 {
         .filter_map(Weak::upgrade)
         .map(|t| t.counts().live)
         .sum()
+}
+
+/// The account of temporaries no session counts (see [`scratch_scalar`]).
+static SCRATCH: LazyLock<Arc<MemoryAccount>> =
+    LazyLock::new(|| MemoryAccount::with_clock(None, false));
+
+/// A scalar of `dtype` holding `value` (converted as a cast would), for
+/// [`Session::execute_single`]'s `extra`: `zeros` and `ones` fill with one
+/// without making a constant that stats would count.
+pub fn scratch_scalar(dtype: DataType, value: f64) -> Result<Tensor> {
+    let a = &*SCRATCH;
+    match dtype {
+        DataType::Float => Tensor::scalar(a, value as f32),
+        DataType::Double => Tensor::scalar(a, value),
+        DataType::Int32 => Tensor::scalar(a, value as i32),
+        DataType::Int64 => Tensor::scalar(a, value as i64),
+        DataType::UInt8 => Tensor::scalar(a, value as u8),
+        DataType::Bool => Tensor::scalar(a, value != 0.0),
+    }
 }
 
 static STANDALONE: LazyLock<Session> = LazyLock::new(|| Session::new(SessionOptions::default()));
@@ -263,13 +283,37 @@ impl Session {
                 live: self.account.live_bytes(),
                 limit: None,
             })?;
-        self.table.get_many(inputs, &mut tensors).map_err(|e| {
-            let name = registry.def(op).map_or("op", |d| d.name);
-            e.in_op(name)
-        })?;
+        self.table
+            .get_many(inputs, &mut tensors)
+            .map_err(|e| e.in_op(registry.name(op)))?;
         let outputs = registry.run(op, &self.account, &tensors, list_lens, attrs)?;
         drop(tensors);
         self.table.insert_all(outputs.into_iter().map(Arc::new))
+    }
+
+    /// Runs an attribute-free op that yields one output (Java's fast path),
+    /// on the tensors behind `inputs` followed by `extra`, a temporary input
+    /// that never enters the table (see [`scratch_scalar`]). An op that yields
+    /// any other number of outputs is an error, and they are dropped unseen:
+    /// no handle is made, nothing is counted.
+    pub fn execute_single(&self, op: usize, inputs: &[u64], extra: Option<Tensor>) -> Result<u64> {
+        const NO_ATTRS: Attrs = Attrs::new();
+        let registry = Registry::global();
+        let mut tensors = SmallVec::<[Arc<Tensor>; 4]>::new();
+        self.table
+            .get_many(inputs, &mut tensors)
+            .map_err(|e| e.in_op(registry.name(op)))?;
+        tensors.extend(extra.map(Arc::new));
+        let mut outputs = registry.run(op, &self.account, &tensors, None, &NO_ATTRS)?;
+        drop(tensors);
+        match outputs.pop() {
+            Some(out) if outputs.is_empty() => self.table.insert(Arc::new(out)),
+            last => Err(Error::state(format!(
+                "{}: made {} outputs on the path for single-output ops; none was kept",
+                registry.name(op),
+                outputs.len() + usize::from(last.is_some())
+            ))),
+        }
     }
 
     /// Runs an op by type name; for tests and tools (Java calls by index).
@@ -342,5 +386,65 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         self.free_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int_scalar(s: &Session, v: i32) -> Result<u64> {
+        s.insert(Tensor::scalar(s.account(), v)?)
+    }
+
+    #[test]
+    fn the_single_output_path_keeps_nothing_of_other_counts() -> Result<()> {
+        let s = Session::new(SessionOptions::default());
+        let op = Registry::global().lookup("OutputsForTest")?;
+        assert!(!Registry::global().single_output(op));
+        let one = int_scalar(&s, 1)?;
+        let two = int_scalar(&s, 2)?;
+        let before = s.stats();
+        let h = s.execute_single(op, &[one], None)?;
+        assert_eq!(s.stats().created, before.created + 1);
+        assert!(s.free(h, FreeReason::Explicit));
+        let before = s.stats();
+        for n in [two, int_scalar(&s, 0)?] {
+            let before = s.stats();
+            let e = s.execute_single(op, &[n], None).err();
+            assert!(
+                matches!(&e, Some(Error::IllegalState(m)) if m.starts_with("OutputsForTest: made")),
+                "{e:?}"
+            );
+            assert_eq!(s.stats(), before, "nothing stored or counted");
+        }
+        let many = s.execute(op, &[two], None, &Attrs::new())?;
+        assert_eq!(many.len(), 2);
+        assert_eq!(s.stats().created, before.created + 3);
+        Ok(())
+    }
+
+    #[test]
+    fn a_scratch_scalar_is_counted_nowhere() -> Result<()> {
+        let s = Session::new(SessionOptions::default());
+        let dims = s.insert(Tensor::from_slice(s.account(), &[2], &[2i32, 3])?)?;
+        let before = s.stats();
+        let fill = Registry::global().lookup("Fill")?;
+        for (dtype, value) in [
+            (DataType::Float, 1.0),
+            (DataType::Bool, 0.0),
+            (DataType::UInt8, 1.0),
+        ] {
+            let h = s.execute_single(fill, &[dims], Some(scratch_scalar(dtype, value)?))?;
+            let t = s.tensor(h)?;
+            assert_eq!((t.dtype(), t.shape()), (dtype, &[2usize, 3][..]));
+        }
+        let after = s.stats();
+        assert_eq!(after.created, before.created + 3);
+        assert_eq!(after.live_tensors, before.live_tensors + 3);
+        // Only the outputs' bytes, at every moment: 6 floats, 6 bools, 6 bytes.
+        assert_eq!(after.live_bytes, before.live_bytes + 24 + 6 + 6);
+        assert_eq!(after.peak_bytes, after.live_bytes);
+        Ok(())
     }
 }

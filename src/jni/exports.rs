@@ -6,17 +6,18 @@ use jni::objects::{
     JBooleanArray, JByteArray, JClass, JDoubleArray, JFloatArray, JIntArray, JLongArray,
     JPrimitiveArray, JString, TypeArray,
 };
-use jni::sys::{jboolean, jint, jlong};
+use jni::sys::{jboolean, jdouble, jint, jlong};
 
 use super::{
     Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, dims, long_array, session_ref,
 };
+use crate::dtype::DataType;
 use crate::error::Error;
 use crate::memory::GlobalMemory;
-use crate::ops::{Attrs, Registry, interned};
+use crate::ops::{Attrs, Registry};
 use crate::pool;
 use crate::scratch::Scratch;
-use crate::session::{FreeReason, Session, SessionOptions, SessionStats};
+use crate::session::{FreeReason, Session, SessionOptions, SessionStats, scratch_scalar};
 use crate::sessions;
 
 fn stats_array(s: &SessionStats) -> [i64; 8] {
@@ -136,14 +137,35 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_opIndex<'l>(
     })
 }
 
-fn single_output(session: &Session, handles: crate::session::Outputs) -> Result<jlong, Failure> {
-    match handles.as_slice() {
-        [h] => Ok(signal(session, *h)),
-        _ => Err(Failure::Core(Error::invalid(format!(
-            "op has {} outputs; use the general execute",
-            handles.len()
-        )))),
-    }
+/// Whether op `op` always yields one output, which lets Java call it through
+/// [`execute1`](Java_io_eagerflow_internal_Native_execute1) and friends.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_opSingleOutput<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    op: jint,
+) -> jboolean {
+    boundary(&mut env, "opSingleOutput", |_| {
+        Ok(Registry::global().single_output(index(op.into(), "op index")?))
+    })
+}
+
+/// The attribute names op `op` accepts, comma-separated: its own, then `;`,
+/// then the inferred ones. An attribute crosses as its position in this list.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_opAttrNames<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    op: jint,
+) -> JString<'l> {
+    boundary(&mut env, "opAttrNames", |env| {
+        let registry = Registry::global();
+        let op = index(op.into(), "op index")?;
+        let own = registry.def(op)?.attrs.len();
+        let (own, inferred) = registry.attr_names(op).split_at(own);
+        let text = format!("{};{}", own.join(","), inferred.join(","));
+        Ok(JString::from_str(env, text)?)
+    })
 }
 
 /// Fast path: a one-input, one-output op with no attributes.
@@ -157,11 +179,8 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute1<'l>(
 ) -> jlong {
     boundary(&mut env, "execute1", |_| {
         let session = session_ref(session)?;
-        const NO_ATTRS: Attrs = Attrs::new();
-        single_output(
-            &session,
-            session.execute(op as usize, &[x as u64], None, &NO_ATTRS)?,
-        )
+        let h = session.execute_single(op as usize, &[x as u64], None)?;
+        Ok(signal(&session, h))
     })
 }
 
@@ -177,11 +196,29 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute2<'l>(
 ) -> jlong {
     boundary(&mut env, "execute2", |_| {
         let session = session_ref(session)?;
-        const NO_ATTRS: Attrs = Attrs::new();
-        single_output(
-            &session,
-            session.execute(op as usize, &[x as u64, y as u64], None, &NO_ATTRS)?,
-        )
+        let h = session.execute_single(op as usize, &[x as u64, y as u64], None)?;
+        Ok(signal(&session, h))
+    })
+}
+
+/// Fast path for `zeros` and `ones`: a two-input, one-output op with no
+/// attributes whose second input is a scalar of dtype `dtype` holding `value`,
+/// made here and never stored or counted.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_executeWithScalar<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    session: jlong,
+    op: jint,
+    x: jlong,
+    dtype: jint,
+    value: jdouble,
+) -> jlong {
+    boundary(&mut env, "executeWithScalar", |_| {
+        let session = session_ref(session)?;
+        let scalar = scratch_scalar(DataType::from_code(dtype)?, value)?;
+        let h = session.execute_single(op as usize, &[x as u64], Some(scalar))?;
+        Ok(signal(&session, h))
     })
 }
 
@@ -208,8 +245,8 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
             Some(v)
         };
         let encoded = long_array(env, &attrs, session.account())?;
-        let strings = interned::read();
-        let names = strings.as_ref().map_or(&[][..], |s| s.all());
+        let registry = Registry::global();
+        let names = registry.attr_names(op as usize);
         let attrs = Attrs::decode(&encoded, names, |table, handle| {
             let owner: &Session = if table == 0 {
                 Session::standalone()
@@ -218,11 +255,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
             };
             Ok((*owner.tensor(handle)?).clone())
         })
-        .map_err(|e| {
-            let name = Registry::global().def(op as usize).map_or("op", |d| d.name);
-            e.in_op(name)
-        })?;
-        drop(strings);
+        .map_err(|e| e.in_op(registry.name(op as usize)))?;
         let outputs =
             session.execute(op as usize, as_handles(&handles), lens.as_deref(), &attrs)?;
         let out = env.new_long_array(outputs.len())?;
@@ -232,21 +265,6 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
         }
         out.set_region(env, 0, &outputs)?;
         Ok(out)
-    })
-}
-
-/// The id of an attribute name or string value (see `attrs::interned`).
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_eagerflow_internal_Native_internString<'l>(
-    mut env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    s: JString<'l>,
-) -> jint {
-    boundary(&mut env, "internString", |env| {
-        if s.is_null() {
-            return Err(Failure::Core(Error::invalid("null attribute string")));
-        }
-        Ok(interned::id(&s.try_to_string(env)?)? as jint)
     })
 }
 

@@ -11,11 +11,12 @@ mod exports;
 mod testing;
 
 use std::any::Any;
+use std::ffi::c_void;
 
 use jni::errors::ErrorPolicy;
 use jni::objects::JLongArray;
 use jni::strings::JNIString;
-use jni::sys::jlong;
+use jni::sys::{jint, jlong};
 use jni::{Env, EnvUnowned, jni_str};
 
 use std::sync::Arc;
@@ -46,7 +47,8 @@ impl From<jni::errors::Error> for Failure {
 type Res<T> = std::result::Result<T, Failure>;
 
 /// Maps core errors to JDK exceptions by variant, and panics to a
-/// `RuntimeException` naming the export.
+/// `RuntimeException` naming the export, with the panic's message, location
+/// and backtrace (and, from a kernel, the op and its inputs; see `panics`).
 struct ThrowJava;
 
 fn exception_class(e: &Error) -> &'static jni::strings::JNIStr {
@@ -56,16 +58,6 @@ fn exception_class(e: &Error) -> &'static jni::strings::JNIStr {
         Error::OutOfRange(_) => jni_str!("java/lang/IndexOutOfBoundsException"),
         Error::Unsupported(_) => jni_str!("java/lang/UnsupportedOperationException"),
         Error::MemoryExhausted { .. } => jni_str!("io/eagerflow/NativeMemoryExhaustedException"),
-    }
-}
-
-fn panic_message(payload: &(dyn Any + Send)) -> &str {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        s
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s
-    } else {
-        "unknown panic payload"
     }
 }
 
@@ -114,13 +106,22 @@ impl<T: Default> ErrorPolicy<T, Failure> for ThrowJava {
         }
         let msg = format!(
             "eagerflow panicked in {what}: {}",
-            panic_message(payload.as_ref())
+            crate::panics::describe(payload.as_ref())
         );
         match env.throw_new(jni_str!("java/lang/RuntimeException"), JNIString::from(msg)) {
             Ok(()) | Err(jni::errors::Error::JavaException) => Ok(T::default()),
             Err(e) => Err(e),
         }
     }
+}
+
+/// Called by the JVM when it loads the library: installs the panic hook
+/// that keeps each panic's location and backtrace for its exception.
+#[unsafe(no_mangle)]
+pub extern "system" fn JNI_OnLoad(_vm: *mut jni::sys::JavaVM, _reserved: *mut c_void) -> jint {
+    // Nothing may unwind into the JVM, not even from here.
+    let _ = std::panic::catch_unwind(|| crate::panics::install_hook(false));
+    jni::sys::JNI_VERSION_1_8
 }
 
 /// The one choke point every export goes through.

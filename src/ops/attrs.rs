@@ -152,56 +152,6 @@ impl Attrs {
     }
 }
 
-/// Attribute names and string values Java has seen, each given a small id once
-/// so that no string crosses JNI per op. Bounded: a program that makes
-/// strings without end gets an error instead of a leak.
-pub mod interned {
-    use crate::error::{Error, Result};
-    use std::collections::HashMap;
-    use std::sync::{Arc, RwLock, RwLockReadGuard};
-
-    const MAX: usize = 1 << 16;
-
-    #[derive(Default)]
-    pub struct Strings {
-        ids: HashMap<Arc<str>, u32>,
-        by_id: Vec<Arc<str>>,
-    }
-
-    impl Strings {
-        /// Every interned string, indexed by id.
-        pub fn all(&self) -> &[Arc<str>] {
-            &self.by_id
-        }
-    }
-
-    static STRINGS: RwLock<Option<Strings>> = RwLock::new(None);
-
-    /// The id of `s`, interning it on first sight.
-    pub fn id(s: &str) -> Result<u32> {
-        let mut guard = STRINGS.write().unwrap_or_else(|p| p.into_inner());
-        let strings = guard.get_or_insert_with(Strings::default);
-        if let Some(&id) = strings.ids.get(s) {
-            return Ok(id);
-        }
-        if strings.by_id.len() >= MAX {
-            return Err(Error::invalid(format!(
-                "more than {MAX} distinct attribute names and string values"
-            )));
-        }
-        let id = strings.by_id.len() as u32;
-        let s: Arc<str> = Arc::from(s);
-        strings.by_id.push(Arc::clone(&s));
-        strings.ids.insert(s, id);
-        Ok(id)
-    }
-
-    /// Reads the table; hold the guard only while decoding.
-    pub fn read() -> RwLockReadGuard<'static, Option<Strings>> {
-        STRINGS.read().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
 /// Attribute kinds in the flat encoding Java sends (`OperationBuilder`):
 /// records of `[name index, kind, count, payload...]`.
 pub mod kind {
@@ -214,22 +164,24 @@ pub mod kind {
     pub const TYPE: i64 = 6;
     /// count -1 is an unknown rank.
     pub const SHAPE: i64 = 7;
-    /// payload: an interned string id.
+    /// payload: the UTF-8 length in bytes, then the bytes, 8 to a word,
+    /// little-endian (strings cross with the op, never kept).
     pub const STRING: i64 = 8;
     /// payload: `[table, handle]`, table 0 = standalone, 1 = the op's session.
     pub const TENSOR: i64 = 9;
 }
 
 impl Attrs {
-    /// Decodes the flat encoding. `names` holds attribute names and string
-    /// values; `tensor(table, handle)` resolves tensor-valued attributes.
+    /// Decodes the flat encoding. A name is its position in `names` (the op's
+    /// attribute names, `Registry::attr_names`); `tensor(table, handle)`
+    /// resolves tensor-valued attributes.
     pub fn decode<S: AsRef<str>>(
         encoded: &[i64],
         names: &[S],
         tensor: impl Fn(i64, u64) -> Result<Tensor>,
     ) -> Result<Attrs> {
         let bad = || Error::invalid("malformed attribute encoding");
-        let string = |i: i64| -> Result<String> {
+        let name_at = |i: i64| -> Result<String> {
             usize::try_from(i)
                 .ok()
                 .and_then(|i| names.get(i))
@@ -239,7 +191,7 @@ impl Attrs {
         let mut attrs = Attrs::new();
         let mut rest = encoded;
         while let [name, k, count, tail @ ..] = rest {
-            let name = string(*name)?;
+            let name = name_at(*name)?;
             let n = if *k == kind::SHAPE && *count == -1 {
                 0
             } else {
@@ -262,7 +214,9 @@ impl Attrs {
                 kind::TYPE => AttrValue::Type(DataType::from_code(single()? as i32)?),
                 kind::SHAPE if *count == -1 => AttrValue::Shape(None),
                 kind::SHAPE => AttrValue::Shape(Some(try_collect(n, payload.iter().copied())?)),
-                kind::STRING => AttrValue::Str(string(single()?)?),
+                kind::STRING => AttrValue::Str(unpack_string(payload)?.ok_or_else(|| {
+                    Error::invalid(format!("attribute '{name}' is malformed or not UTF-8"))
+                })?),
                 kind::TENSOR => match payload {
                     [table, handle] => AttrValue::Tensor(tensor(*table, *handle as u64)?),
                     _ => return Err(bad()),
@@ -278,17 +232,42 @@ impl Attrs {
     }
 }
 
+/// The string in [`kind::STRING`]'s payload; `None` if malformed or not UTF-8.
+/// As long as the caller's string: copied fallibly.
+fn unpack_string(payload: &[i64]) -> Result<Option<String>> {
+    let Some((&len, words)) = payload.split_first() else {
+        return Ok(None);
+    };
+    let Some(len) = usize::try_from(len)
+        .ok()
+        .filter(|&len| words.len() == len.div_ceil(8))
+    else {
+        return Ok(None);
+    };
+    let bytes = words.iter().flat_map(|w| w.to_le_bytes()).take(len);
+    Ok(String::from_utf8(try_collect(len, bytes)?).ok())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// What Java's `EagerOperationBuilder` sends for a string value.
+    fn pack_string(s: &str) -> Vec<i64> {
+        let bytes = s.as_bytes();
+        let mut words = vec![1 + bytes.len().div_ceil(8) as i64, bytes.len() as i64];
+        words.extend(bytes.chunks(8).map(|c| {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            i64::from_le_bytes(w)
+        }));
+        words
+    }
+
     #[test]
     fn decodes_every_kind() -> Result<()> {
-        let names: Vec<String> = ["a", "b", "c", "d", "SAME"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        let enc = [
+        let names = ["a", "b", "c", "d", "e"];
+        let mut enc = vec![
             0,
             kind::INT,
             1,
@@ -303,21 +282,23 @@ mod tests {
             -1, //
             3,
             kind::STRING,
-            1,
-            4,
         ];
+        enc.extend(pack_string("SAME"));
+        enc.extend([4, kind::STRING]);
+        enc.extend(pack_string("a longer value, ünïcödé"));
         let attrs = Attrs::decode(&enc, &names, |_, _| Err(Error::invalid("no tensors")))?;
         assert_eq!(attrs.int("a", 0)?, 42);
         assert!(matches!(attrs.get("b"), Some(AttrValue::Floats(v)) if v == &[1.5, 2.0]));
         assert!(matches!(attrs.get("c"), Some(AttrValue::Shape(None))));
         assert_eq!(attrs.string("d")?, Some("SAME"));
+        assert_eq!(attrs.string("e")?, Some("a longer value, ünïcödé"));
         assert!(attrs.bool("a", false).is_err(), "wrong kind is an error");
         Ok(())
     }
 
     #[test]
     fn rejects_malformed_input() {
-        let names = vec!["a".to_string()];
+        let names = ["a"];
         let none = |_, _| Err(Error::invalid("no tensors"));
         for enc in [
             &[0, kind::INT, 1][..],
@@ -325,6 +306,10 @@ mod tests {
             &[0, 99, 0],
             &[0, kind::INT, -3],
             &[0, kind::INTS],
+            &[0, kind::STRING, 1, 3],
+            &[0, kind::STRING, 2, 9, 0],
+            &[0, kind::STRING, 2, 1, 0xff],
+            &[0, kind::STRING, 2, -1, 0],
         ] {
             assert!(Attrs::decode(enc, &names, none).is_err(), "{enc:?}");
         }

@@ -14,11 +14,14 @@ mod parallel;
 mod random;
 mod reduce;
 mod shape;
+#[cfg(any(test, feature = "testing"))]
+mod testing;
 
 use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, LazyLock};
 
-pub use attrs::{AttrValue, Attrs, interned};
+pub use attrs::{AttrValue, Attrs};
 
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
@@ -47,12 +50,29 @@ pub struct OpDef {
 pub struct Registry {
     ops: Vec<OpDef>,
     by_name: HashMap<&'static str, usize>,
+    /// Per op: the names an attribute may have, its own then [`INFERRED_ATTRS`];
+    /// Java sends an attribute's name as its position here.
+    attr_names: Vec<Vec<&'static str>>,
 }
+
+/// Ops whose number of outputs is not always one. Java runs every other op on
+/// the single-output fast path, which refuses (and frees) anything else.
+const MULTI_OUTPUT: &[&str] = &[
+    "Split",
+    "Unpack",
+    "SoftmaxCrossEntropyWithLogits",
+    "SparseSoftmaxCrossEntropyWithLogits",
+    "OutputsForTest",
+];
+
+/// The ops of `testing` (Rust unit tests and the `testing` feature only).
+const TEST_ONLY: &[&str] = &["PanicForTest", "OutputsForTest"];
 
 static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     let mut r = Registry {
         ops: Vec::new(),
         by_name: HashMap::new(),
+        attr_names: Vec::new(),
     };
     math::register(&mut r);
     compare::register(&mut r);
@@ -62,6 +82,8 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     linalg::register(&mut r);
     nn::register(&mut r);
     random::register(&mut r);
+    #[cfg(any(test, feature = "testing"))]
+    testing::register(&mut r);
     r
 });
 
@@ -98,7 +120,26 @@ impl Registry {
         for alias in aliases {
             self.by_name.insert(alias, index);
         }
+        self.attr_names
+            .push(def.attrs.iter().chain(INFERRED_ATTRS).copied().collect());
         self.ops.push(def);
+    }
+
+    /// The attribute names op `index` accepts, by id: its own, then the
+    /// inferred ones (see [`Attrs::decode`]).
+    pub fn attr_names(&self, index: usize) -> &[&'static str] {
+        self.attr_names.get(index).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether op `index` always yields exactly one output.
+    pub fn single_output(&self, index: usize) -> bool {
+        self.def(index)
+            .is_ok_and(|d| !MULTI_OUTPUT.contains(&d.name))
+    }
+
+    /// The op's canonical name, for messages (`"op"` for a bad index).
+    pub fn name(&self, index: usize) -> &'static str {
+        self.def(index).map_or("op", |d| d.name)
     }
 
     /// The index of an op type name (or alias).
@@ -115,9 +156,13 @@ impl Registry {
             .ok_or_else(|| Error::invalid(format!("unknown op index {index}")))
     }
 
-    /// Every name the registry answers to, aliases included.
+    /// Every name the registry answers to, aliases included, except those of
+    /// the test-only ops, which misbehave on purpose.
     pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.by_name.keys().copied()
+        self.by_name
+            .keys()
+            .copied()
+            .filter(|n| !TEST_ONLY.contains(n))
     }
 
     /// Checks the inputs and attributes against the op's signature, then runs it.
@@ -153,7 +198,37 @@ impl Registry {
             attrs,
             account,
         };
-        (def.kernel)(&ctx).map_err(|e| e.in_op(def.name))
+        // Costs nothing until a kernel panics; then the panic is re-raised
+        // with the op and its inputs, which only this frame knows.
+        let outputs = std::panic::catch_unwind(AssertUnwindSafe(|| (def.kernel)(&ctx)))
+            .unwrap_or_else(|payload| {
+                let inputs = (0..def.inputs.len()).flat_map(|i| {
+                    let list = ctx.list(i);
+                    let name = ctx.arg_name(i);
+                    let listed = def.inputs.get(i).is_some_and(|a| is_list(a));
+                    list.iter().enumerate().map(move |(j, t)| {
+                        let n = if listed {
+                            format!("{name}[{j}]")
+                        } else {
+                            name.to_string()
+                        };
+                        (n, &**t)
+                    })
+                });
+                std::panic::resume_unwind(Box::new(crate::panics::in_kernel(
+                    def.name,
+                    inputs,
+                    payload.as_ref(),
+                )))
+            })
+            .map_err(|e| e.in_op(def.name))?;
+        debug_assert!(
+            outputs.len() == 1 || !self.single_output(index),
+            "{} made {} outputs but is not listed in MULTI_OUTPUT",
+            def.name,
+            outputs.len()
+        );
+        Ok(outputs)
     }
 }
 

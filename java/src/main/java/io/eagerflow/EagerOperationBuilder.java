@@ -8,6 +8,7 @@ import io.eagerflow.internal.SessionCore;
 import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.types.TType;
 import java.lang.ref.Reference;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,8 +16,9 @@ import java.util.Objects;
 
 /**
  * Collects an op's inputs and attributes, then runs it in one native call. Attributes travel as
- * records {@code [name id, kind, count, payload...]}, strings as interned ids (see the Rust side's
- * {@code Attrs::decode}). Not thread-safe, like TensorFlow Java's builders.
+ * records {@code [name id, kind, count, payload...]}, a name as its position in the op's list of
+ * attribute names, a string value as its UTF-8 bytes (see the Rust side's {@code Attrs::decode}):
+ * nothing a caller names is kept after the call. Not thread-safe, like TensorFlow Java's builders.
  */
 final class EagerOperationBuilder implements OperationBuilder {
   // Attribute kinds, shared with src/ops/attrs.rs.
@@ -40,6 +42,8 @@ final class EagerOperationBuilder implements OperationBuilder {
   private long[] attrs;
   private int attrLength;
   private List<TType> tensorAttrs;
+  /** The first attribute name the op does not have; build() throws for it. */
+  private String unknownAttr;
   private boolean built;
 
   EagerOperationBuilder(EagerSession session, OpInfo op, String name) {
@@ -105,8 +109,12 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   private void record(String name, int kind, int count) {
     Objects.requireNonNull(name, "name");
+    int id = op.attrId(name);
+    if (id < 0 && unknownAttr == null) {
+      unknownAttr = name;
+    }
     reserve(3 + Math.max(count, 0));
-    attrs[attrLength++] = string(name);
+    attrs[attrLength++] = id;
     attrs[attrLength++] = kind;
     attrs[attrLength++] = count;
   }
@@ -117,10 +125,6 @@ final class EagerOperationBuilder implements OperationBuilder {
     } else if (attrLength + n > attrs.length) {
       attrs = Arrays.copyOf(attrs, Math.max(attrs.length * 2, attrLength + n));
     }
-  }
-
-  private static int string(String s) {
-    return OpInfo.stringId(s);
   }
 
   @Override
@@ -203,8 +207,17 @@ final class EagerOperationBuilder implements OperationBuilder {
   public OperationBuilder setAttr(String name, String value) {
     checkNotBuilt();
     Objects.requireNonNull(value, "value");
-    record(name, STRING, 1);
-    attrs[attrLength++] = string(value);
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    int words = (bytes.length + 7) / 8;
+    record(name, STRING, 1 + words);
+    attrs[attrLength++] = bytes.length;
+    for (int w = 0; w < words; w++) {
+      long packed = 0;
+      for (int b = Math.min(8, bytes.length - w * 8) - 1; b >= 0; b--) {
+        packed = packed << 8 | (bytes[w * 8 + b] & 0xffL);
+      }
+      attrs[attrLength++] = packed;
+    }
     return this;
   }
 
@@ -261,7 +274,8 @@ final class EagerOperationBuilder implements OperationBuilder {
 
   /**
    * The fast native path: an attribute-free op with one or two single inputs ({@code y} may be
-   * null) known to yield one output. Returns the raw handle (see {@code SessionCore.handle}).
+   * null) that always yields one output ({@link OpInfo#singleOutput}). Returns the raw handle
+   * (see {@code SessionCore.handle}).
    */
   static long executeSingle(long ptr, OpInfo op, Output<?> x, Output<?> y) {
     return y == null
@@ -270,6 +284,9 @@ final class EagerOperationBuilder implements OperationBuilder {
   }
 
   private long[] run(long ptr) {
+    if (unknownAttr != null) {
+      throw op.unknownAttr(unknownAttr);
+    }
     int n = inputs.size();
     boolean plain = listLens == null && attrs == null;
     if (plain && op.singleOutput() && (n == 1 || n == 2)) {
@@ -284,16 +301,11 @@ final class EagerOperationBuilder implements OperationBuilder {
         t.shape(); // throws if closed or released since it was set
       }
     }
-    long[] out =
-        Native.execute(
-            ptr,
-            op.index(),
-            in,
-            listLens == null ? null : Arrays.copyOf(listLens, args),
-            attrs == null ? null : Arrays.copyOf(attrs, attrLength));
-    if (plain) {
-      op.observedOutputs(out.length);
-    }
-    return out;
+    return Native.execute(
+        ptr,
+        op.index(),
+        in,
+        listLens == null ? null : Arrays.copyOf(listLens, args),
+        attrs == null ? null : Arrays.copyOf(attrs, attrLength));
   }
 }

@@ -532,7 +532,6 @@ public final class EagerSession implements AutoCloseable {
     public <T extends TType> Output<T> run(EagerSession session, OpInfo op, Operand<?>... inputs) {
       int n = inputs.length;
       if (!op.singleOutput() || n == 0 || n > 2) {
-        // The general path, which also learns whether the op has a single output.
         OperationBuilder b = new EagerOperationBuilder(session, op, null);
         for (Operand<?> in : inputs) {
           b.addInput(in.asOutput());
@@ -563,6 +562,33 @@ public final class EagerSession implements AutoCloseable {
         core.exit();
         Reference.reachabilityFence(x);
         Reference.reachabilityFence(y);
+      }
+    }
+
+    @Override
+    public <T extends TType> Output<T> runWithScalar(
+        EagerSession session, OpInfo op, Operand<?> input, DataType dataType, double value) {
+      Output<?> x = input(session, op, input);
+      SessionCore core = session.core;
+      long ptr = core.enter();
+      try {
+        core.safePoint(ptr);
+        x.checkUsable();
+        int index = op.index();
+        int dtype = dataType.code();
+        long raw;
+        try {
+          raw = Native.executeWithScalar(ptr, index, x.handle, dtype, value);
+        } catch (NativeMemoryExhaustedException e) {
+          raw =
+              core.retryAfterExhausted(
+                  ptr, e, () -> Native.executeWithScalar(ptr, index, x.handle, dtype, value));
+        }
+        long handle = core.handle(ptr, raw);
+        return new EagerOperation(session, op.type(), handle, dataType, null).track().output(0);
+      } finally {
+        core.exit();
+        Reference.reachabilityFence(x);
       }
     }
 

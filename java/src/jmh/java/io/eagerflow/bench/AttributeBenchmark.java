@@ -3,6 +3,7 @@ package io.eagerflow.bench;
 import io.eagerflow.EagerSession;
 import io.eagerflow.EagerSession.ResourceCleanupStrategy;
 import io.eagerflow.Operand;
+import io.eagerflow.op.BiasAdd;
 import io.eagerflow.op.MatMul;
 import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
@@ -36,6 +37,8 @@ public class AttributeBenchmark {
   private Ops tf;
   private Operand<TFloat32> m;
   private MatMul.Options transposeB;
+  private Operand<TFloat32> bias;
+  private BiasAdd.Options nchw;
 
   @Setup
   public void open() {
@@ -46,6 +49,8 @@ public class AttributeBenchmark {
     tf = Ops.create(session);
     m = tf.constant(new float[][] {{2}});
     transposeB = MatMul.transposeB(true);
+    bias = tf.constant(new float[] {1});
+    nchw = BiasAdd.dataFormat("NCHW");
   }
 
   @TearDown
@@ -63,6 +68,12 @@ public class AttributeBenchmark {
   @Benchmark
   public void matMulTransposeB() {
     session.release(tf.linalg.matMul(m, m, transposeB));
+  }
+
+  /** {@code BiasAdd} of a 1x1 matrix with its string attribute {@code data_format} set. */
+  @Benchmark
+  public void biasAddDataFormat() {
+    session.release(tf.nn.biasAdd(m, bias, nchw));
   }
 
   /** {@code Cast} of one float, whose {@code DstT} attribute is required. */

@@ -60,20 +60,40 @@ public final class Native {
 
   public static native int opIndex(String type);
 
+  /** Whether op {@code op} always yields exactly one output (the fast paths need that). */
+  public static native boolean opSingleOutput(int op);
+
+  /**
+   * The attribute names op {@code op} accepts: its own, comma-separated, then {@code ';'}, then
+   * the inferred type and count attributes. An attribute's id is its position in this list.
+   */
+  public static native String opAttrNames(int op);
+
+  /**
+   * Runs an attribute-free op that always yields one output ({@link #opSingleOutput}) on one
+   * input; an op that yields another number is an {@link IllegalStateException}, and its outputs
+   * are freed uncounted.
+   */
   public static native long execute1(long session, int op, long x);
 
+  /** {@link #execute1} with two inputs. */
   public static native long execute2(long session, int op, long x, long y);
 
   /**
+   * {@link #execute2} whose second input is a scalar of dtype code {@code dtype} holding {@code
+   * value} (converted as a cast would), made natively and never stored in the session or counted:
+   * {@code zeros} and {@code ones} as {@code Fill}.
+   */
+  public static native long executeWithScalar(
+      long session, int op, long x, int dtype, double value);
+
+  /**
    * Runs an op with input lists ({@code listLens[i]} is -1 for a single input) and attributes
-   * encoded as records {@code [name id, kind, count, payload...]}, names and string values given
-   * by their {@link #internString} ids.
+   * encoded as records {@code [name id, kind, count, payload...]}, a name given by its position in
+   * {@link #opAttrNames}.
    */
   public static native long[] execute(
       long session, int op, long[] inputs, int[] listLens, long[] attrs);
-
-  /** The id of an attribute name or string value; the same string always gets the same id. */
-  public static native int internString(String s);
 
   /** {@code [dtype code, rank, dims...]}. */
   public static native long[] describe(long session, long handle);

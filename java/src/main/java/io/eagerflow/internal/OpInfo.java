@@ -1,22 +1,38 @@
 package io.eagerflow.internal;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * An op type resolved to its index in the native registry, once per type name. Also remembers
- * whether the op, run without attributes, yields exactly one output, which lets later calls take
- * the fast native path.
+ * An op type resolved to its index in the native registry, once per type name, with what the
+ * registry says of it: whether it always yields exactly one output (then attribute-free calls
+ * take the fast native path), and which attribute names it accepts (an attribute crosses as its
+ * position in that list, so no name is ever kept for a caller).
  */
 public final class OpInfo {
   private static final ConcurrentHashMap<String, OpInfo> BY_TYPE = new ConcurrentHashMap<>();
 
   private final String type;
   private final int index;
-  private volatile boolean singleOutput;
+  private final boolean singleOutput;
+  private volatile Attrs attrs;
+
+  /** The op's attribute names by id, and the ones it documents (the rest are inferred). */
+  private static final class Attrs {
+    final Map<String, Integer> ids;
+    final String own;
+
+    Attrs(Map<String, Integer> ids, String own) {
+      this.ids = ids;
+      this.own = own;
+    }
+  }
 
   private OpInfo(String type, int index) {
     this.type = type;
     this.index = index;
+    this.singleOutput = Native.opSingleOutput(index);
   }
 
   /**
@@ -32,17 +48,6 @@ public final class OpInfo {
     return info;
   }
 
-  private static final ConcurrentHashMap<String, Integer> STRING_IDS = new ConcurrentHashMap<>();
-
-  /** The native id of an attribute name or string value, asked for once per string. */
-  public static int stringId(String s) {
-    Integer id = STRING_IDS.get(s);
-    if (id == null) {
-      id = STRING_IDS.computeIfAbsent(s, Native::internString);
-    }
-    return id;
-  }
-
   public String type() {
     return type;
   }
@@ -51,15 +56,45 @@ public final class OpInfo {
     return index;
   }
 
-  /** Whether an attribute-free run is known to yield exactly one output. */
+  /** Whether the op always yields exactly one output. */
   public boolean singleOutput() {
     return singleOutput;
   }
 
-  /** Records what an attribute-free run yielded. */
-  public void observedOutputs(int count) {
-    if (count == 1) {
-      singleOutput = true;
+  /** The id of attribute {@code name} of this op, or -1 if the op has no such attribute. */
+  public int attrId(String name) {
+    Integer id = attrs().ids.get(name);
+    return id == null ? -1 : id;
+  }
+
+  /** The error for setting attribute {@code name}, which this op does not have. */
+  public IllegalArgumentException unknownAttr(String name) {
+    String own = attrs().own;
+    return new IllegalArgumentException(
+        type
+            + ": unknown attribute '"
+            + name
+            + "' (known: "
+            + (own.isEmpty() ? "none" : own.replace(",", ", "))
+            + ")");
+  }
+
+  private Attrs attrs() {
+    Attrs a = attrs;
+    if (a == null) {
+      // "own,...;inferred,...": ids count through both lists. Races are benign.
+      String names = Native.opAttrNames(index);
+      String own = names.substring(0, names.indexOf(';'));
+      Map<String, Integer> ids = new HashMap<>();
+      int id = 0;
+      for (String n : names.split("[,;]")) {
+        if (!n.isEmpty()) {
+          ids.putIfAbsent(n, id++);
+        }
+      }
+      a = new Attrs(Map.copyOf(ids), own);
+      attrs = a;
     }
+    return a;
   }
 }

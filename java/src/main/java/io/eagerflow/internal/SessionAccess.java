@@ -65,4 +65,12 @@ public abstract class SessionAccess {
   /** Runs an attribute-free op with single inputs and returns its only output. */
   public abstract <T extends TType> Output<T> run(
       EagerSession session, OpInfo op, Operand<?>... inputs);
+
+  /**
+   * Runs an attribute-free, single-output op on {@code input} and a scalar of {@code dataType}
+   * holding {@code value}, a temporary made natively that the session never stores or counts
+   * ({@code zeros} and {@code ones} as {@code Fill}); the output has dtype {@code dataType}.
+   */
+  public abstract <T extends TType> Output<T> runWithScalar(
+      EagerSession session, OpInfo op, Operand<?> input, DataType dataType, double value);
 }

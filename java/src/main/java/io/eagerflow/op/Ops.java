@@ -773,7 +773,8 @@ public final class Ops {
 
   /**
    * A tensor of shape {@code dims} filled with zeros ({@code false} for {@link TBool}) [{@code
-   * Fill} of a scalar constant, which is released at once].
+   * Fill}; the fill value is no constant of its own, so only the result is counted in {@link
+   * io.eagerflow.SessionStats}].
    *
    * @param dims a vector of dimensions
    * @param type the tensor class of the result, such as {@code TFloat32.class}
@@ -785,8 +786,9 @@ public final class Ops {
   }
 
   /**
-   * A tensor of shape {@code dims} filled with ones ({@code true} for {@link TBool}) [{@code Fill}
-   * of a scalar constant, which is released at once].
+   * A tensor of shape {@code dims} filled with ones ({@code true} for {@link TBool}) [{@code Fill};
+   * the fill value is no constant of its own, so only the result is counted in {@link
+   * io.eagerflow.SessionStats}].
    *
    * @param dims a vector of dimensions
    * @param type the tensor class of the result, such as {@code TFloat32.class}
@@ -801,13 +803,8 @@ public final class Ops {
       Operand<? extends TNumber> dims, Class<T> type, int value) {
     Objects.requireNonNull(dims, "dims");
     Objects.requireNonNull(type, "type");
-    Output<T> scalar = scalar(TensorTypes.dataTypeOf(type), value);
-    try {
-      return runner.run(FILL, dims, scalar);
-    } finally {
-      // The scalar is a temporary: free it now rather than leave it to the cleanup strategy.
-      runner.session.release(scalar);
-    }
+    // The fill value crosses with the call: no constant is made, so only the output is counted.
+    return runner.runWithScalar(FILL, dims, TensorTypes.dataTypeOf(type), value);
   }
 
   /**

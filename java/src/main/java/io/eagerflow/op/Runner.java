@@ -37,6 +37,15 @@ final class Runner {
   }
 
   /**
+   * Runs attribute-free {@code op} on {@code input} and a scalar of {@code type} holding {@code
+   * value} that is made natively and never counted: no temporary constant.
+   */
+  <T extends TType> Output<T> runWithScalar(
+      OpType op, Operand<?> input, DataType type, double value) {
+    return ACCESS.runWithScalar(session, op.info(), input, type, value);
+  }
+
+  /**
    * Runs {@code op} on single inputs with optional attributes; without options it takes the fast
    * path.
    */

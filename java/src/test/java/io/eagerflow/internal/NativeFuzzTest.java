@@ -55,7 +55,7 @@ class NativeFuzzTest {
 
   /** Natives that return new tensor handles (besides {@code from*}). */
   private static final Set<String> CREATORS =
-      Set.of("execute", "execute1", "execute2", "copyTensor");
+      Set.of("execute", "execute1", "execute2", "executeWithScalar", "copyTensor");
 
   private static final String[] STRINGS = {
     null, "", "AddV2", "MatMul", "Sum", "Fill", "Tile", "NoSuchOp", "axis", "T", "\0", "Ç€😀"
@@ -507,6 +507,12 @@ class NativeFuzzTest {
     if (type == boolean.class) {
       return rnd.nextBoolean();
     }
+    if (type == double.class) {
+      // fill values (executeWithScalar)
+      return rnd.nextBoolean()
+          ? (double) FLOATS[rnd.nextInt(FLOATS.length)]
+          : pick(-1e300, 1e300, (double) Long.MAX_VALUE, Double.NEGATIVE_INFINITY);
+    }
     if (type == String.class) {
       return STRINGS[rnd.nextInt(STRINGS.length)];
     }
@@ -590,7 +596,7 @@ class NativeFuzzTest {
   /** A word of the attribute encoding: names, kinds, counts, small values, table numbers. */
   private long attributeWord() {
     return switch (rnd.nextInt(4)) {
-      case 0 -> rnd.nextInt(10); // a kind or a string id
+      case 0 -> rnd.nextInt(10); // a kind, a name's position, a string's length
       case 1 -> rnd.nextInt(4) - 1L; // a count or a table
       case 2 -> from(handles);
       default -> Float.floatToIntBits(FLOATS[rnd.nextInt(FLOATS.length)]);

@@ -94,6 +94,12 @@ class RegistriesTest {
     public <T extends TType> Output<T> run(EagerSession session, OpInfo op, Operand<?>... inputs) {
       throw new AssertionError("fake");
     }
+
+    @Override
+    public <T extends TType> Output<T> runWithScalar(
+        EagerSession session, OpInfo op, Operand<?> input, DataType dataType, double value) {
+      throw new AssertionError("fake");
+    }
   }
 
   @Test

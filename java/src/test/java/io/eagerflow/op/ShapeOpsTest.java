@@ -57,7 +57,7 @@ class ShapeOpsTest extends OpsTestBase {
   }
 
   @Test
-  void zerosReleasesItsTemporaryScalar() {
+  void zerosCountsOnlyItsResult() {
     // ON_SESSION_CLOSE, so that nothing but release frees anything during the count.
     try (EagerSession s =
         EagerSession.options()
@@ -68,8 +68,9 @@ class ShapeOpsTest extends OpsTestBase {
       SessionStats before = s.stats();
       ops.zeros(shape, TInt32.class);
       SessionStats after = s.stats();
-      assertEquals(2, after.createdTensors() - before.createdTensors()); // scalar and result
-      assertEquals(1, after.freedExplicitly() - before.freedExplicitly()); // the scalar
+      // API.md "Counting": temporaries are never counted; the fill value is none.
+      assertEquals(1, after.createdTensors() - before.createdTensors());
+      assertEquals(0, after.freedExplicitly() - before.freedExplicitly());
       assertEquals(before.liveTensors() + 1, after.liveTensors());
     }
   }
