@@ -1,0 +1,153 @@
+package io.eagerflow.internal;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.util.List;
+
+/**
+ * Makes the JVM collect, the cheapest way it can. Outputs' Java owners die young, so a young
+ * collection finds them; Java has no call for one, but filling what is left of Eden with
+ * short-lived arrays causes one, at the cost of zeroing that memory. {@code System.gc()} is a full
+ * collection, whose cost grows with the live heap (seconds with a 2 GiB heap of small objects) and
+ * which {@code -XX:+DisableExplicitGC} turns off. Each request picks the method whose measured
+ * cost is lower: Eden filling while its predicted cost (free Eden times the measured fill rate)
+ * stays under what the last full collection cost; {@code System.gc()} when the collector has no
+ * Eden (ZGC, Shenandoah) or when a young collection freed nothing (the owners were
+ * already old). State is process-wide: the heap is.
+ */
+final class Collector {
+  /** How a request was answered. */
+  enum Method {
+    /** A young collection caused by filling Eden. */
+    YOUNG,
+    /** {@code System.gc()}. */
+    FULL,
+    /** Nothing: no Eden and explicit collections are disabled, or Eden filling failed. */
+    NONE
+  }
+
+  /** Arrays well under G1's humongous threshold (half a region, at least 512 KiB). */
+  private static final int CHUNK = 64 << 10;
+  /** Until a fill has been timed: zeroing runs at several GB/s, so about 0.5 ns a byte. */
+  private static final double DEFAULT_FILL_NANOS_PER_BYTE = 0.5;
+
+  /** Holds the last filler array so that no compiler can remove the allocations. */
+  @SuppressWarnings("unused")
+  private static volatile Object sink;
+
+  private static final MemoryPoolMXBean EDEN = findEden();
+  private static final List<GarbageCollectorMXBean> COLLECTORS =
+      ManagementFactory.getGarbageCollectorMXBeans();
+
+  // Measured costs; racy updates between sessions only blur an estimate.
+  private static volatile double fillNanosPerByte = DEFAULT_FILL_NANOS_PER_BYTE;
+  private static volatile long lastFullNanos = -1;
+
+  private Collector() {}
+
+  /** Whether this JVM has an Eden to fill (generational collectors). */
+  static boolean canCollectYoung() {
+    return EDEN != null;
+  }
+
+  /** The method {@link #collect} would use now. */
+  static Method choose() {
+    if (EDEN == null) {
+      return GcFacts.explicitGcDisabled() ? Method.NONE : Method.FULL;
+    }
+    if (GcFacts.explicitGcDisabled()) {
+      return Method.YOUNG;
+    }
+    long full = lastFullNanos;
+    return full >= 0 && full < predictedFillNanos() ? Method.FULL : Method.YOUNG;
+  }
+
+  /** Runs {@code method}; returns whether the GC MX beans saw a collection during it. */
+  static boolean collect(Method method) {
+    return switch (method) {
+      case YOUNG -> fillEden();
+      case FULL -> fullCollection();
+      case NONE -> false;
+    };
+  }
+
+  private static boolean fullCollection() {
+    long before = collectionCount();
+    long start = System.nanoTime();
+    System.gc();
+    long nanos = System.nanoTime() - start;
+    boolean ran = collectionCount() != before;
+    if (ran) {
+      lastFullNanos = nanos;
+    }
+    return ran;
+  }
+
+  private static double predictedFillNanos() {
+    MemoryUsage u = EDEN.getUsage();
+    return Math.max(0, u.getCommitted() - u.getUsed()) * fillNanosPerByte;
+  }
+
+  /**
+   * Allocates short-lived arrays until a collection has run, or until twice what Eden may still
+   * take (it can grow while being filled) has been allocated in vain.
+   */
+  private static boolean fillEden() {
+    long before = collectionCount();
+    MemoryUsage u = EDEN.getUsage();
+    long room = Math.max(0, u.getCommitted() - u.getUsed());
+    long max = u.getMax() > 0 ? u.getMax() : u.getCommitted();
+    long budget = 2 * Math.max(room, max - u.getUsed()) + (64L << 20);
+    long filled = 0;
+    long start = System.nanoTime();
+    long gcStart = GcFacts.gcNanos();
+    try {
+      while (filled < budget) {
+        for (int i = 0; i < 16; i++) {
+          sink = new byte[CHUNK];
+        }
+        filled += 16L * CHUNK;
+        if (collectionCount() != before) {
+          // The rate of filling alone: the collection's pause is paid by any method.
+          long nanos = Math.max(0, System.nanoTime() - start - (GcFacts.gcNanos() - gcStart));
+          fillNanosPerByte = 0.5 * fillNanosPerByte + 0.5 * ((double) nanos / filled);
+          return true;
+        }
+      }
+      return false;
+    } catch (OutOfMemoryError e) {
+      // The heap itself is full: the fillers are already unreachable, and a full collection is
+      // the better answer.
+      return collectionCount() != before;
+    } finally {
+      sink = null;
+    }
+  }
+
+  /** Collections of every collector so far. */
+  static long collectionCount() {
+    long n = 0;
+    for (GarbageCollectorMXBean gc : COLLECTORS) {
+      n += Math.max(0, gc.getCollectionCount());
+    }
+    return n;
+  }
+
+  private static MemoryPoolMXBean findEden() {
+    try {
+      for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+        // "G1 Eden Space", "PS Eden Space", "Eden Space" (Serial). Generational ZGC's young
+        // generation is collected on its own schedule, not when full: it gets System.gc().
+        if (p.getType() == MemoryType.HEAP && p.isValid() && p.getName().contains("Eden")) {
+          return p;
+        }
+      }
+    } catch (RuntimeException | LinkageError e) {
+      // No management beans: System.gc() only.
+    }
+    return null;
+  }
+}
