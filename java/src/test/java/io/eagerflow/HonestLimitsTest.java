@@ -29,7 +29,10 @@ class HonestLimitsTest {
     public static void main(String[] args) {
       ResourceCleanupStrategy strategy = ResourceCleanupStrategy.valueOf(args[0]);
       long capMiB = Long.parseLong(args[1]);
-      EagerSession.Options options = EagerSession.options().resourceCleanupStrategy(strategy);
+      EagerSession.Options options =
+          EagerSession.options()
+              .resourceCleanupStrategy(strategy)
+              .trackLeaks(args.length > 2 && args[2].equals("trackLeaks"));
       if (capMiB > 0) {
         options.maxNativeBytes(capMiB << 20);
       }
@@ -86,7 +89,7 @@ class HonestLimitsTest {
         ChildJvm.runMain(
             List.of("-Xmx1g", "-XX:+UseZGC", "-XX:+DisableExplicitGC"),
             SeedLoop.class,
-            List.of(strategy.name(), Long.toString(capMiB)),
+            List.of(strategy.name(), Long.toString(capMiB), "trackLeaks"),
             Duration.ofMinutes(5));
     assertEquals(0, r.exitCode(), r.describe());
     String line = seedLoopLine(r);
@@ -100,6 +103,14 @@ class HonestLimitsTest {
       }
     }
     assertEquals(1, warnings(r), "one warning: " + r.describe());
+    String warning =
+        r.lines().stream()
+            .filter(l -> l.contains("cannot keep native memory down"))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(
+        warning.contains("created most at: io.eagerflow.TestSupport.add("),
+        "the warning names the top creation site: " + warning);
   }
 
   private static String seedLoopLine(ChildJvm.Result r) {

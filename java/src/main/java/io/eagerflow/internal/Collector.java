@@ -2,6 +2,7 @@ package io.eagerflow.internal;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
@@ -12,11 +13,11 @@ import java.util.List;
  * collection finds them; Java has no call for one, but filling what is left of Eden with
  * short-lived arrays causes one, at the cost of zeroing that memory. {@code System.gc()} is a full
  * collection, whose cost grows with the live heap (seconds with a 2 GiB heap of small objects) and
- * which {@code -XX:+DisableExplicitGC} turns off. Each request picks the method whose measured
- * cost is lower: Eden filling while its predicted cost (free Eden times the measured fill rate)
- * stays under what the last full collection cost; {@code System.gc()} when the collector has no
- * Eden (ZGC, Shenandoah) or when a young collection freed nothing (the owners were
- * already old). State is process-wide: the heap is.
+ * which {@code -XX:+DisableExplicitGC} turns off. Each request predicts both costs, filling from
+ * the free Eden and the measured fill rate, a full collection from the heap outside Eden and the
+ * measured marking rate, and picks the cheaper; {@code System.gc()} also when a young collection
+ * freed nothing (the owners were old already) and on collectors without an Eden (ZGC,
+ * Shenandoah). State is process-wide: the heap is.
  */
 final class Collector {
   /** How a request was answered. */
@@ -33,18 +34,31 @@ final class Collector {
   private static final int CHUNK = 64 << 10;
   /** Until a fill has been timed: zeroing runs at several GB/s, so about 0.5 ns a byte. */
   private static final double DEFAULT_FILL_NANOS_PER_BYTE = 0.5;
+  /**
+   * Until a full collection has been timed: marking and compacting a heap of small objects ran at
+   * about 0.5 to 1 GB/s on the 2-core build machines, so 2 ns a byte.
+   */
+  private static final double DEFAULT_FULL_NANOS_PER_BYTE = 2.0;
+  /** What any full collection costs, however small the heap. */
+  private static final long FULL_BASE_NANOS = 5_000_000L;
 
   /** Holds the last filler array so that no compiler can remove the allocations. */
   @SuppressWarnings("unused")
   private static volatile Object sink;
 
   private static final MemoryPoolMXBean EDEN = findEden();
+  private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
   private static final List<GarbageCollectorMXBean> COLLECTORS =
       ManagementFactory.getGarbageCollectorMXBeans();
 
   // Measured costs; racy updates between sessions only blur an estimate.
   private static volatile double fillNanosPerByte = DEFAULT_FILL_NANOS_PER_BYTE;
-  private static volatile long lastFullNanos = -1;
+  private static volatile double fullNanosPerByte = DEFAULT_FULL_NANOS_PER_BYTE;
+  /** Every this many requests that predicted a full collection cheaper, fill Eden anyway. */
+  private static final int REFILL_EVERY = 4;
+
+  private static final java.util.concurrent.atomic.AtomicLong fullsSinceFill =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private Collector() {}
 
@@ -61,8 +75,12 @@ final class Collector {
     if (GcFacts.explicitGcDisabled()) {
       return Method.YOUNG;
     }
-    long full = lastFullNanos;
-    return full >= 0 && full < predictedFillNanos() ? Method.FULL : Method.YOUNG;
+    if (predictedFullNanos() >= predictedFillNanos()) {
+      return Method.YOUNG;
+    }
+    // A fill's first pass over fresh Eden pages pays for faulting them in, once; filling again
+    // now and then keeps that one slow fill from ruling Eden filling out for good.
+    return fullsSinceFill.incrementAndGet() % REFILL_EVERY == 0 ? Method.YOUNG : Method.FULL;
   }
 
   /** Runs {@code method}; returns whether the GC MX beans saw a collection during it. */
@@ -76,14 +94,26 @@ final class Collector {
 
   private static boolean fullCollection() {
     long before = collectionCount();
+    long outsideEden = heapOutsideEden();
     long start = System.nanoTime();
     System.gc();
     long nanos = System.nanoTime() - start;
     boolean ran = collectionCount() != before;
-    if (ran) {
-      lastFullNanos = nanos;
+    if (ran && outsideEden > 0) {
+      double rate = (double) Math.max(0, nanos - FULL_BASE_NANOS) / outsideEden;
+      fullNanosPerByte = 0.5 * fullNanosPerByte + 0.5 * rate;
     }
     return ran;
+  }
+
+  private static double predictedFullNanos() {
+    return FULL_BASE_NANOS + heapOutsideEden() * fullNanosPerByte;
+  }
+
+  /** Heap bytes in use outside Eden: what a full collection marks besides the young objects. */
+  private static long heapOutsideEden() {
+    long used = MEMORY.getHeapMemoryUsage().getUsed();
+    return Math.max(0, used - (EDEN == null ? 0 : EDEN.getUsage().getUsed()));
   }
 
   private static double predictedFillNanos() {

@@ -395,10 +395,26 @@ public final class SessionCore extends NativeScope {
               + " bytes and then throws NativeMemoryExhaustedException. Release outputs with"
               + " session.release(...) or use session.newScope() scopes"
               + (trackLeaks
-                  ? "; the sites that created unreleased outputs are logged as they are freed"
+                  ? "; unreleased outputs now held were created most at: " + topSites()
                   : "; build the session with trackLeaks(true) to log where unreleased outputs"
                       + " are created"));
     }
+  }
+
+  /** The user-code frames that created most of the outputs this session tracks now. */
+  private String topSites() {
+    if (tracked == null) {
+      return "none";
+    }
+    java.util.List<LeakSites.Site> sites = new java.util.ArrayList<>();
+    tracked.forEach(
+        t -> {
+          if (t.site != null) {
+            sites.add(t.site);
+          }
+        });
+    String top = LeakSites.topSites(sites, 3);
+    return top.isEmpty() ? "none" : top;
   }
 
   private static long liveBytes(long ptr) {
