@@ -13,10 +13,11 @@ import java.util.List;
  * collection finds them; Java has no call for one, but filling what is left of Eden with
  * short-lived arrays causes one, at the cost of zeroing that memory. {@code System.gc()} is a full
  * collection, whose cost grows with the live heap (seconds with a 2 GiB heap of small objects) and
- * which {@code -XX:+DisableExplicitGC} turns off. Each request predicts both costs, filling from
- * the free Eden and the measured fill rate, a full collection from the heap outside Eden and the
- * measured marking rate, and picks the cheaper; {@code System.gc()} also when a young collection
- * freed nothing (the owners were old already) and on collectors without an Eden (ZGC,
+ * which {@code -XX:+DisableExplicitGC} turns off. Each request takes the method whose requests
+ * cost less lately; until a method has run, its cost is predicted (filling: free Eden times the
+ * fill rate; full: the heap outside Eden times the marking rate). The loser is tried again now and
+ * then when it was close. {@code System.gc()} also follows a young collection that freed nothing
+ * (the owners were old already), and is the only method on collectors without an Eden (ZGC,
  * Shenandoah). State is process-wide: the heap is.
  */
 final class Collector {
@@ -54,10 +55,18 @@ final class Collector {
   // Measured costs; racy updates between sessions only blur an estimate.
   private static volatile double fillNanosPerByte = DEFAULT_FILL_NANOS_PER_BYTE;
   private static volatile double fullNanosPerByte = DEFAULT_FULL_NANOS_PER_BYTE;
-  /** Every this many requests that predicted a full collection cheaper, fill Eden anyway. */
-  private static final int REFILL_EVERY = 4;
+  /** What a request by each method cost lately, averaged; negative until one ran. */
+  private static volatile long youngNanos = -1;
 
-  private static final java.util.concurrent.atomic.AtomicLong fullsSinceFill =
+  private static volatile long fullNanos = -1;
+  /**
+   * Every this many requests, the method that lost is tried again if it cost less than {@link
+   * #RETRY_WITHIN} times the winner: costs drift as the heap and Eden change size.
+   */
+  private static final int RETRY_EVERY = 16;
+
+  private static final double RETRY_WITHIN = 3.0;
+  private static final java.util.concurrent.atomic.AtomicLong CHOICES =
       new java.util.concurrent.atomic.AtomicLong();
 
   private Collector() {}
@@ -67,7 +76,10 @@ final class Collector {
     return EDEN != null;
   }
 
-  /** The method {@link #collect} would use now. */
+  /**
+   * The method {@link #collect} would use now: the one whose requests cost less, measured once
+   * each has run and predicted before that.
+   */
   static Method choose() {
     if (EDEN == null) {
       return GcFacts.explicitGcDisabled() ? Method.NONE : Method.FULL;
@@ -75,12 +87,12 @@ final class Collector {
     if (GcFacts.explicitGcDisabled()) {
       return Method.YOUNG;
     }
-    if (predictedFullNanos() >= predictedFillNanos()) {
-      return Method.YOUNG;
-    }
-    // A fill's first pass over fresh Eden pages pays for faulting them in, once; filling again
-    // now and then keeps that one slow fill from ruling Eden filling out for good.
-    return fullsSinceFill.incrementAndGet() % REFILL_EVERY == 0 ? Method.YOUNG : Method.FULL;
+    double young = youngNanos >= 0 ? youngNanos : predictedFillNanos();
+    double full = fullNanos >= 0 ? fullNanos : predictedFullNanos();
+    boolean youngWins = young <= full;
+    double ratio = youngWins ? full / Math.max(1, young) : young / Math.max(1, full);
+    boolean retryLoser = ratio < RETRY_WITHIN && CHOICES.incrementAndGet() % RETRY_EVERY == 0;
+    return youngWins != retryLoser ? Method.YOUNG : Method.FULL;
   }
 
   /** Runs {@code method}; returns whether the GC MX beans saw a collection during it. */
@@ -92,6 +104,10 @@ final class Collector {
     };
   }
 
+  private static long average(long previous, long nanos) {
+    return previous < 0 ? nanos : (previous + nanos) / 2;
+  }
+
   private static boolean fullCollection() {
     long before = collectionCount();
     long outsideEden = heapOutsideEden();
@@ -99,6 +115,9 @@ final class Collector {
     System.gc();
     long nanos = System.nanoTime() - start;
     boolean ran = collectionCount() != before;
+    if (ran) {
+      fullNanos = average(fullNanos, nanos);
+    }
     if (ran && outsideEden > 0) {
       double rate = (double) Math.max(0, nanos - FULL_BASE_NANOS) / outsideEden;
       fullNanosPerByte = 0.5 * fullNanosPerByte + 0.5 * rate;
@@ -141,8 +160,10 @@ final class Collector {
         }
         filled += 16L * CHUNK;
         if (collectionCount() != before) {
-          // The rate of filling alone: the collection's pause is paid by any method.
-          long nanos = Math.max(0, System.nanoTime() - start - (GcFacts.gcNanos() - gcStart));
+          long wall = System.nanoTime() - start;
+          youngNanos = average(youngNanos, wall);
+          // The rate of filling alone, for predictions: the pause is paid by any method.
+          long nanos = Math.max(0, wall - (GcFacts.gcNanos() - gcStart));
           fillNanosPerByte = 0.5 * fillNanosPerByte + 0.5 * ((double) nanos / filled);
           return true;
         }
