@@ -185,14 +185,10 @@ impl Session {
         if allocated.saturating_sub(last) < trigger / 2 {
             return false;
         }
-        let won = p
-            .allocated_at_last_request
+        // Counted by Java once a collection has actually run (`collected`).
+        p.allocated_at_last_request
             .compare_exchange(last, allocated, Ordering::Relaxed, Ordering::Relaxed)
-            .is_ok();
-        if won {
-            self.count_gc_request();
-        }
-        won
+            .is_ok()
     }
 
     /// Called after a requested collection and cleanup: moves the trigger to

@@ -331,9 +331,9 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_freeMany<'l>(
     })
 }
 
-/// After a requested collection and cleanup: counts the request if Java made
-/// it on its own (the hard limit), and moves the soft threshold to
-/// `next_trigger` (`<= 0`: twice what is still live).
+/// After a requested collection and cleanup: counts the request if a
+/// collection actually ran (`SessionStats.gcRequests`), and moves the soft
+/// threshold to `next_trigger` (`<= 0`: twice what is still live).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_eagerflow_internal_Native_collected<'l>(
     mut env: EnvUnowned<'l>,

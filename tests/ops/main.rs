@@ -8,6 +8,7 @@ mod compare_cast;
 mod linalg;
 mod math;
 mod nn;
+mod pressure;
 mod random;
 mod reduce;
 mod registry_fuzz;

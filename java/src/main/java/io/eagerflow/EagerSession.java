@@ -148,11 +148,11 @@ public final class EagerSession implements AutoCloseable {
      * or {@code memory/memory.limit_in_bytes} under cgroup v1) when there is one, else of the
      * physical RAM (6 GiB on a 24 GiB machine). {@code Long.MAX_VALUE} means no practical limit.
      *
-     * <p>When garbage collections cannot free native memory (the JVM runs with {@code
-     * -XX:+DisableExplicitGC}, which makes {@code System.gc()} a no-op, or three requested
-     * collections in a row freed nothing), an {@code IN_BACKGROUND} or {@code ON_SAFE_POINTS}
-     * session stops requesting them, logs one WARNING ({@code io.eagerflow}), and relies on this
-     * limit: it never grows past it.
+     * <p>When garbage collections cannot free native memory (the session has no way to cause
+     * one: {@code -XX:+DisableExplicitGC} makes {@code System.gc()} a no-op and the collector has
+     * no Eden to fill, as with ZGC; or three requested collections in a row freed nothing), an
+     * {@code IN_BACKGROUND} or {@code ON_SAFE_POINTS} session stops requesting them, logs one
+     * WARNING ({@code io.eagerflow}), and relies on this limit: it never grows past it.
      */
     public Options maxNativeBytes(long bytes) {
       this.maxNativeBytes = bytes;
@@ -161,11 +161,16 @@ public final class EagerSession implements AutoCloseable {
 
     /**
      * The soft threshold of live native bytes past which an {@code IN_BACKGROUND} or {@code
-     * ON_SAFE_POINTS} session requests a garbage collection and lets its cleanup catch up before
+     * ON_SAFE_POINTS} session causes a garbage collection and lets its cleanup catch up before
      * the allocating call returns (the GC cannot see native memory, so without this a loop with a
-     * large heap could exhaust RAM first). Requests are rate-limited: at least half the threshold
-     * must have been allocated since the previous one; each is counted in {@link
-     * SessionStats#gcRequests()}. {@code ON_SESSION_CLOSE} never requests one. A value set here
+     * large heap could exhaust RAM first). Outputs' Java owners die young, so where the collector
+     * has an Eden (G1, Parallel, Serial) the session causes a young collection by filling the rest
+     * of Eden with short-lived arrays, which works under {@code -XX:+DisableExplicitGC} too and
+     * costs far less than a full collection with a large live heap; it calls {@code System.gc()}
+     * when the last full collection cost less than filling Eden would, when a young collection
+     * freed nothing, and on collectors without an Eden (ZGC, Shenandoah). Requests are
+     * rate-limited: at least half the threshold must have been allocated since the previous one;
+     * each collection caused is counted in {@link SessionStats#gcRequests()}. {@code ON_SESSION_CLOSE} never requests one. A value set here
      * is fixed; one above {@link #maxNativeBytes} means the session never requests a collection
      * (only the hard limit does). Default ({@code 0} or less): adaptive, see {@link
      * #maxGcTimeShare}.

@@ -12,7 +12,7 @@ package io.eagerflow;
  * @param freedExplicitly freed by {@link EagerSession#release}
  * @param freedByCleanup freed by the cleanup strategy once unreachable
  * @param freedAtClose freed by {@link EagerSession#close}
- * @param gcRequests garbage collections requested because of native memory pressure
+ * @param gcRequests garbage collections the session caused because of native memory pressure
  */
 public record SessionStats(
     long liveTensors,

@@ -58,6 +58,31 @@ public final class LeakSites {
     }
   }
 
+  /**
+   * The {@code limit} user-code frames that created the most of {@code sites}, with their counts,
+   * as "Frame (n), Frame (m)"; empty if there are none.
+   */
+  static String topSites(Iterable<Site> sites, int limit) {
+    java.util.Map<String, Integer> counts = new java.util.HashMap<>();
+    for (Site site : sites) {
+      counts.merge(firstUserFrame(site), 1, Integer::sum);
+    }
+    return counts.entrySet().stream()
+        .sorted(java.util.Map.Entry.<String, Integer>comparingByValue().reversed())
+        .limit(limit)
+        .map(e -> e.getKey() + " (" + e.getValue() + ")")
+        .collect(java.util.stream.Collectors.joining(", "));
+  }
+
+  private static String firstUserFrame(Site site) {
+    for (StackTraceElement e : site.getStackTrace()) {
+      if (!isLibrary(e.getClassName())) {
+        return e.toString();
+      }
+    }
+    return "an unknown place";
+  }
+
   /** The first frames outside the library: where the user's code made the tensor. */
   private static String callerFrames(Site site) {
     StringBuilder sb = new StringBuilder();

@@ -103,7 +103,7 @@ public final class Native {
   public static native int freeMany(long session, long[] handles, int count, int reason);
 
   /**
-   * After a requested collection: counts it if {@code countRequest} and moves the soft threshold
+   * After a requested collection: counts it if {@code countRequest} (one ran) and moves the soft threshold
    * to {@code nextTrigger} ({@code <= 0}: twice what is still live; a fixed one never moves).
    */
   public static native void collected(long session, boolean countRequest, long nextTrigger);

@@ -71,6 +71,8 @@ public final class SessionCore extends NativeScope {
   /** The first time any session's pacing gives up, one warning says so. */
   private static final java.util.concurrent.atomic.AtomicBoolean WARNED_GIVING_UP =
       new java.util.concurrent.atomic.AtomicBoolean();
+  private static final String NO_COLLECTION =
+      "System.gc() does nothing under -XX:+DisableExplicitGC and this collector has no Eden to fill";
   /** Requests in a row that freed nothing before pacing stops asking. */
   private static final int FRUITLESS_REQUESTS = 3;
   /** The smallest adaptive soft threshold (as in Rust). */
@@ -86,6 +88,9 @@ public final class SessionCore extends NativeScope {
   private long requests;
   private long bytesFreedByRequests;
   private int fruitlessInARow;
+  private long smoothedCost = -1;
+  private long smoothedGrowth;
+  private long smoothedMutatorNanos;
   private boolean pacingGaveUp;
 
   /**
@@ -284,12 +289,12 @@ public final class SessionCore extends NativeScope {
     if (raw >= 0) {
       return raw;
     }
-    if (GcFacts.explicitGcDisabled()) {
-      // System.gc() would do nothing: stop asking, let the hard limit bound the session.
+    if (Collector.choose() == Collector.Method.NONE) {
+      // No way to cause a collection: stop asking, let the hard limit bound the session.
       safePoint(ptr);
-      giveUp(ptr, "System.gc() does nothing under -XX:+DisableExplicitGC");
+      giveUp(ptr, NO_COLLECTION);
     } else {
-      relieve(ptr, false);
+      relieve(ptr);
     }
     return ~raw;
   }
@@ -304,13 +309,13 @@ public final class SessionCore extends NativeScope {
       throw withStrategy(e);
     }
     long freed;
-    if (GcFacts.explicitGcDisabled()) {
+    if (Collector.choose() == Collector.Method.NONE) {
       // Only what the JVM's own collections found can be freed.
       long before = liveBytes(ptr);
       safePoint(ptr);
       freed = Math.max(0, before - liveBytes(ptr));
     } else {
-      freed = relieve(ptr, true);
+      freed = relieve(ptr);
     }
     try {
       return retry.get();
@@ -335,7 +340,7 @@ public final class SessionCore extends NativeScope {
     if (!(e instanceof io.eagerflow.NativeMemoryExhaustedException)) {
       return e;
     }
-    boolean disabled = GcFacts.explicitGcDisabled();
+    boolean disabled = Collector.choose() == Collector.Method.NONE;
     long made;
     long freedTotal;
     synchronized (pacingLock) {
@@ -344,8 +349,9 @@ public final class SessionCore extends NativeScope {
     }
     String saw =
         disabled
-            ? "System.gc() does nothing under -XX:+DisableExplicitGC, so unreachable outputs are"
-                + " freed only after the JVM collects on its own (it freed "
+            ? NO_COLLECTION
+                + ", so unreachable outputs are freed only after the JVM collects on its own (it"
+                + " freed "
                 + freedNow
                 + " bytes just now)"
             : "the session requested "
@@ -389,10 +395,26 @@ public final class SessionCore extends NativeScope {
               + " bytes and then throws NativeMemoryExhaustedException. Release outputs with"
               + " session.release(...) or use session.newScope() scopes"
               + (trackLeaks
-                  ? "; the sites that created unreleased outputs are logged as they are freed"
+                  ? "; unreleased outputs now held were created most at: " + topSites()
                   : "; build the session with trackLeaks(true) to log where unreleased outputs"
                       + " are created"));
     }
+  }
+
+  /** The user-code frames that created most of the outputs this session tracks now. */
+  private String topSites() {
+    if (tracked == null) {
+      return "none";
+    }
+    java.util.List<LeakSites.Site> sites = new java.util.ArrayList<>();
+    tracked.forEach(
+        t -> {
+          if (t.site != null) {
+            sites.add(t.site);
+          }
+        });
+    String top = LeakSites.topSites(sites, 3);
+    return top.isEmpty() ? "none" : top;
   }
 
   private static long liveBytes(long ptr) {
@@ -402,20 +424,55 @@ public final class SessionCore extends NativeScope {
   }
 
   /**
-   * Requests a collection and waits, briefly, until the cleanup has freed what it found: a
-   * sentinel reference made unreachable just before the collection tells when the collection's
-   * references have reached this session's queue and been freed. Then paces the next request.
+   * Causes a collection (a young one by filling Eden where that is cheaper, see {@link
+   * Collector}) and waits, briefly, until the cleanup has freed what it found: a sentinel reference
+   * made unreachable just before the collection tells when the collection's references have reached
+   * this session's queue and been freed. If a young collection freed nothing, the owners were old
+   * already and a full collection follows. Then paces the next request.
    *
    * @return the bytes the session held less afterwards
    */
-  private long relieve(long ptr, boolean countRequest) {
+  private long relieve(long ptr) {
     long liveBefore = liveBytes(ptr);
     long gcBefore = GcFacts.gcNanos();
     long start = System.nanoTime();
+    Collector.Method method = Collector.choose();
+    boolean ran = collectAndDrain(ptr, method);
+    long liveAfter = liveBytes(ptr);
+    if (method == Collector.Method.YOUNG
+        && liveAfter >= liveBefore
+        && !GcFacts.explicitGcDisabled()) {
+      ran |= collectAndDrain(ptr, Collector.Method.FULL);
+      liveAfter = liveBytes(ptr);
+    }
+    long end = System.nanoTime();
+    long freed = Math.max(0, liveBefore - liveAfter);
+    long cost = Math.max(end - start, GcFacts.gcNanos() - gcBefore);
+    long next = pace(start, end, cost, liveBefore, liveAfter, freed);
+    if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+      LOG.log(
+          System.Logger.Level.DEBUG,
+          "eagerflow: {0} collection ({1}): {2} ms, freed {3} MiB of {4} MiB; next trigger {5} MiB",
+          method,
+          ran ? "ran" : "none observed",
+          (end - start) / 1_000_000,
+          freed >> 20,
+          liveBefore >> 20,
+          next == Long.MAX_VALUE ? "never" : Long.toString(next >> 20));
+    }
+    Native.collected(ptr, ran, next);
+    if (next == Long.MAX_VALUE) {
+      warnGivingUp(FRUITLESS_REQUESTS + " requested collections in a row freed nothing");
+    }
+    return freed;
+  }
+
+  /** Collects by {@code method}, then frees what the collection found; whether one ran. */
+  private boolean collectAndDrain(long ptr, Collector.Method method) {
     Sentinel sentinel = new Sentinel(queue);
-    System.gc();
-    long deadline = start + MAX_PRESSURE_WAIT_NANOS;
-    while (sentinel.pending() && System.nanoTime() < deadline) {
+    boolean ran = Collector.collect(method);
+    long deadline = System.nanoTime() + MAX_PRESSURE_WAIT_NANOS;
+    while (ran && sentinel.pending() && System.nanoTime() < deadline) {
       if (isClosed()) {
         throw new IllegalStateException(CLOSED_MESSAGE);
       }
@@ -433,16 +490,7 @@ public final class SessionCore extends NativeScope {
       throw new IllegalStateException(CLOSED_MESSAGE);
     }
     Reference.reachabilityFence(sentinel);
-    long end = System.nanoTime();
-    long liveAfter = liveBytes(ptr);
-    long freed = Math.max(0, liveBefore - liveAfter);
-    long cost = Math.max(end - start, GcFacts.gcNanos() - gcBefore);
-    long next = pace(start, end, cost, liveBefore, liveAfter, freed);
-    Native.collected(ptr, countRequest, next);
-    if (next == Long.MAX_VALUE) {
-      warnGivingUp(FRUITLESS_REQUESTS + " requested collections in a row freed nothing");
-    }
-    return freed;
+    return ran;
   }
 
   /**
@@ -473,7 +521,24 @@ public final class SessionCore extends NativeScope {
         pacingGaveUp = true;
         return Long.MAX_VALUE;
       }
-      return nextTrigger(liveAfter, growth, mutatorNanos, cost, maxGcTimeShare, maxNativeBytes);
+      // Averaged over the last few collections: one slow collection (a page-faulting first
+      // fill, a busy machine) should not swing the trigger from the floor to the ceiling.
+      if (smoothedCost < 0) {
+        smoothedCost = cost;
+        smoothedGrowth = growth;
+        smoothedMutatorNanos = mutatorNanos;
+      } else {
+        smoothedCost = (smoothedCost + cost) / 2;
+        smoothedGrowth = (smoothedGrowth + growth) / 2;
+        smoothedMutatorNanos = (smoothedMutatorNanos + mutatorNanos) / 2;
+      }
+      return nextTrigger(
+          liveAfter,
+          smoothedGrowth,
+          smoothedMutatorNanos,
+          smoothedCost,
+          maxGcTimeShare,
+          maxNativeBytes);
     }
   }
 

@@ -62,6 +62,21 @@ final class TrackedSet {
     }
   }
 
+  /** Passes every entry held at this moment to {@code action}; entries stay held. */
+  void forEach(Consumer<SessionCore.Tracked> action) {
+    for (Stripe s : stripes) {
+      Object[] held;
+      synchronized (s) {
+        held = Arrays.copyOf(s.slots, s.used);
+      }
+      for (Object o : held) {
+        if (o != null) {
+          action.accept((SessionCore.Tracked) o);
+        }
+      }
+    }
+  }
+
   /** Passes every entry still held to {@code action}, then forgets them all. */
   void drainAll(Consumer<SessionCore.Tracked> action) {
     for (Stripe s : stripes) {
