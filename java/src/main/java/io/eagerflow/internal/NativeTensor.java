@@ -1,9 +1,9 @@
 package io.eagerflow.internal;
 
 import io.eagerflow.DataType;
-import io.eagerflow.Shape;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * The native side of a typed tensor: its table, handle, shape and type, and what keeps it valid.
@@ -48,6 +48,32 @@ public final class NativeTensor {
     return t;
   }
 
+  /**
+   * A standalone tensor of {@code shape} filled with zeros of {@code dataType}.
+   *
+   * @throws IllegalArgumentException if a dimension is unknown or negative, or the tensor would not
+   *     fit in a Java array
+   */
+  public static NativeTensor allocate(Shape shape, DataType dataType) {
+    long n = Shapes.size(shape, "shape");
+    if (n > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException(
+          "a " + dataType.name() + " tensor of shape " + shape + " is too large for a Java array");
+    }
+    int size = (int) n;
+    long[] dims = shape.asArray();
+    long handle =
+        switch (dataType) {
+          case FLOAT -> Native.fromFloats(0, dims, new float[size]);
+          case DOUBLE -> Native.fromDoubles(0, dims, new double[size]);
+          case INT32 -> Native.fromInts(0, dims, new int[size]);
+          case INT64 -> Native.fromLongs(0, dims, new long[size]);
+          case UINT8 -> Native.fromBytes(0, dims, new byte[size]);
+          case BOOL -> Native.fromBooleans(0, dims, new boolean[size]);
+        };
+    return standalone(handle, shape, dataType);
+  }
+
   /** A read-only view of op output {@code handle} of {@code scope}, keeping {@code owner} alive. */
   public static NativeTensor view(
       NativeScope scope, long handle, Shape shape, DataType dataType, Owner owner) {
@@ -76,6 +102,14 @@ public final class NativeTensor {
   /** Whether this is a read-only view of an op output. */
   public boolean isView() {
     return owner != null;
+  }
+
+  /**
+   * Throws {@link IllegalStateException} if this tensor was closed, or its operand released or
+   * its session closed.
+   */
+  public void checkUsable() {
+    checkOpen();
   }
 
   private void checkOpen() {
