@@ -4,6 +4,7 @@ import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
 import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -17,6 +18,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.tensorflow.ndarray.FloatNdArray;
+import org.tensorflow.ndarray.NdArrays;
 import org.tensorflow.ndarray.Shape;
 import org.tensorflow.ndarray.buffer.DataBuffers;
 import org.tensorflow.ndarray.buffer.FloatDataBuffer;
@@ -35,15 +38,20 @@ import org.tensorflow.ndarray.buffer.FloatDataBuffer;
 public class NdArrayReadBenchmark {
   private static final int SIDE = 4096;
   private static final int N = SIDE * SIDE;
+  private static final int SMALL = 256;
 
   private EagerSession session;
   private Ops tf;
   private Operand<TFloat32> matrix;
   private TFloat32 view;
   private TFloat32 standalone;
+  private TFloat32 small;
+  private FloatNdArray heap;
   private float[] src;
   private float[] dst;
   private FloatDataBuffer dstBuffer;
+  private Operand<TFloat32> one;
+  private Operand<TFloat32> two;
   private int i;
 
   /** An op output never read before, one per invocation. */
@@ -79,6 +87,12 @@ public class NdArrayReadBenchmark {
     view.getFloat(0, 0); // makes the mirror: the steady state
     standalone = TFloat32.tensorOf(Shape.of(SIDE, SIDE), src);
     standalone.getFloat(0, 0);
+    small = tf.math.neg(tf.constant(Shape.of(SMALL, SMALL), Arrays.copyOf(src, SMALL * SMALL)))
+        .asTensor();
+    small.getFloat(0, 0);
+    one = tf.constant(1f);
+    two = tf.constant(2f);
+    heap = NdArrays.wrap(Shape.of(SIDE, SIDE), DataBuffers.of(src, true, false));
   }
 
   @TearDown
@@ -127,19 +141,72 @@ public class NdArrayReadBenchmark {
     return dst;
   }
 
-  /** One element of a 4096 x 4096 op output. */
+  /** One element of a 256 x 256 op output (256 KiB: the cost of the call, not of the memory). */
   @Benchmark
   @OutputTimeUnit(TimeUnit.NANOSECONDS)
   public float getFloat2d() {
+    int k = (i = (i + 7919) & (SMALL * SMALL - 1));
+    return small.getFloat(k >>> 8, k & (SMALL - 1));
+  }
+
+  /** One element, hopping across a 4096 x 4096 op output: mostly a cache and TLB miss. */
+  @Benchmark
+  @OutputTimeUnit(TimeUnit.NANOSECONDS)
+  public float getFloat2dLarge() {
     int k = (i = (i + 7919) & (N - 1));
     return view.getFloat(k >>> 12, k & (SIDE - 1));
   }
 
-  /** One element of a standalone 4096 x 4096 tensor. */
+  /** The same hops on a standalone 4096 x 4096 tensor. */
   @Benchmark
   @OutputTimeUnit(TimeUnit.NANOSECONDS)
-  public float getFloat2dStandalone() {
+  public float getFloat2dLargeStandalone() {
     int k = (i = (i + 7919) & (N - 1));
     return standalone.getFloat(k >>> 12, k & (SIDE - 1));
+  }
+
+  /** The baseline: the same hops on ndarray's own read-only heap array of the same values. */
+  @Benchmark
+  @OutputTimeUnit(TimeUnit.NANOSECONDS)
+  public float getFloat2dLargeHeapNdArray() {
+    int k = (i = (i + 7919) & (N - 1));
+    return heap.getFloat(k >>> 12, k & (SIDE - 1));
+  }
+
+  /** The baseline for the next one: a scalar {@code AddV2}, released at once. */
+  @Benchmark
+  @OutputTimeUnit(TimeUnit.NANOSECONDS)
+  public void scalarAdd() {
+    session.release(tf.math.add(one, two));
+  }
+
+  /** The same, reading the result with {@code asTensor().getFloat()}, as eager code does. */
+  @Benchmark
+  @OutputTimeUnit(TimeUnit.NANOSECONDS)
+  public float scalarAddAndRead() {
+    Operand<TFloat32> y = tf.math.add(one, two);
+    float v = y.asTensor().getFloat();
+    session.release(y);
+    return v;
+  }
+
+  /** {@code asTensor()} alone, to split the read's cost. */
+  @Benchmark
+  @OutputTimeUnit(TimeUnit.NANOSECONDS)
+  public Object scalarAddAndAsTensor() {
+    Operand<TFloat32> y = tf.math.add(one, two);
+    Object t = y.asTensor();
+    session.release(y);
+    return t;
+  }
+
+  /** eagerflow's {@code toArray()}, which reads native memory directly (no mirror). */
+  @Benchmark
+  @OutputTimeUnit(TimeUnit.NANOSECONDS)
+  public float scalarAddAndToArray() {
+    Operand<TFloat32> y = tf.math.add(one, two);
+    float v = y.asTensor().toArray()[0];
+    session.release(y);
+    return v;
   }
 }

@@ -120,7 +120,12 @@ final class BooleanTensorBuffer implements BooleanDataBuffer {
           "cannot copy " + length + " values from a buffer of " + size + " to one of " + dst.size());
     }
     if (dst instanceof BooleanDataBuffer f) {
-      f.write(array(), offset, (int) length);
+      boolean[] whole = offset == 0 && length == base.bufferSize() ? arrayOf(f, (int) length) : null;
+      if (whole != null) {
+        base.read(whole); // the whole tensor: straight from native memory while there is no mirror
+      } else {
+        f.write(array(), offset, (int) length);
+      }
     } else {
       boolean[] a = array();
       for (int i = 0; i < length; i++) {
@@ -139,10 +144,29 @@ final class BooleanTensorBuffer implements BooleanDataBuffer {
 
   @Override
   public <R> R accept(DataStorageVisitor<R> visitor) {
-    if (isReadOnly()) {
+    if (isReadOnly() || offset != 0) {
       return visitor.fallback(); // a boolean[] cannot be handed out read-only
     }
-    return visitor.visit(writableArray(), offset, size);
+    return visitor.visit(writableArray(), 0, size);
+  }
+
+  /** The Java array behind all of {@code dst} if it has exactly {@code length} writable values. */
+  private static boolean[] arrayOf(BooleanDataBuffer dst, int length) {
+    if (dst.isReadOnly() || dst.size() != length) {
+      return null;
+    }
+    return dst.accept(
+        new DataStorageVisitor<boolean[]>() {
+          @Override
+          public boolean[] visit(boolean[] array, int arrayOffset, int arrayLength) {
+            return arrayOffset == 0 && arrayLength == length && array.length == length ? array : null;
+          }
+
+          @Override
+          public boolean[] fallback() {
+            return null;
+          }
+        });
   }
 
   @Override

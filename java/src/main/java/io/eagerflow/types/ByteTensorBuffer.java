@@ -127,7 +127,12 @@ final class ByteTensorBuffer implements ByteDataBuffer {
           "cannot copy " + length + " values from a buffer of " + size + " to one of " + dst.size());
     }
     if (dst instanceof ByteDataBuffer f) {
-      f.write(array(), offset, (int) length);
+      byte[] whole = offset == 0 && length == base.bufferSize() ? arrayOf(f, (int) length) : null;
+      if (whole != null) {
+        base.read(whole); // the whole tensor: straight from native memory while there is no mirror
+      } else {
+        f.write(array(), offset, (int) length);
+      }
     } else {
       byte[] a = array();
       for (int i = 0; i < length; i++) {
@@ -187,10 +192,38 @@ final class ByteTensorBuffer implements ByteDataBuffer {
 
   @Override
   public <R> R accept(DataStorageVisitor<R> visitor) {
-    if (isReadOnly()) {
-      return visitor.visit(ByteBuffer.wrap(array(), offset, size).slice().asReadOnlyBuffer());
+    if (offset != 0) {
+      return visitor.fallback(); // ndarray's raw buffers would ignore a slice's array offset
     }
-    return visitor.visit(ByteBuffer.wrap(writableArray(), offset, size).slice());
+    if (isReadOnly()) {
+      return visitor.visit(ByteBuffer.wrap(array(), 0, size).slice().asReadOnlyBuffer());
+    }
+    return visitor.visit(ByteBuffer.wrap(writableArray(), 0, size).slice());
+  }
+
+  /** The Java array behind all of {@code dst} if it has exactly {@code length} writable values. */
+  private static byte[] arrayOf(ByteDataBuffer dst, int length) {
+    if (dst.isReadOnly() || dst.size() != length) {
+      return null;
+    }
+    return dst.accept(
+        new DataStorageVisitor<byte[]>() {
+          @Override
+          public byte[] visit(ByteBuffer b) {
+            boolean whole =
+                b.hasArray()
+                    && !b.isReadOnly()
+                    && b.arrayOffset() == 0
+                    && b.position() == 0
+                    && b.array().length == length;
+            return whole ? b.array() : null;
+          }
+
+          @Override
+          public byte[] fallback() {
+            return null;
+          }
+        });
   }
 
   @Override

@@ -121,7 +121,12 @@ final class FloatTensorBuffer implements FloatDataBuffer {
           "cannot copy " + length + " values from a buffer of " + size + " to one of " + dst.size());
     }
     if (dst instanceof FloatDataBuffer f) {
-      f.write(array(), offset, (int) length);
+      float[] whole = offset == 0 && length == base.bufferSize() ? arrayOf(f, (int) length) : null;
+      if (whole != null) {
+        base.read(whole); // the whole tensor: straight from native memory while there is no mirror
+      } else {
+        f.write(array(), offset, (int) length);
+      }
     } else {
       float[] a = array();
       for (int i = 0; i < length; i++) {
@@ -140,10 +145,38 @@ final class FloatTensorBuffer implements FloatDataBuffer {
 
   @Override
   public <R> R accept(DataStorageVisitor<R> visitor) {
-    if (isReadOnly()) {
-      return visitor.visit(FloatBuffer.wrap(array(), offset, size).slice().asReadOnlyBuffer());
+    if (offset != 0) {
+      return visitor.fallback(); // ndarray's raw buffers would ignore a slice's array offset
     }
-    return visitor.visit(FloatBuffer.wrap(writableArray(), offset, size).slice());
+    if (isReadOnly()) {
+      return visitor.visit(FloatBuffer.wrap(array(), 0, size).slice().asReadOnlyBuffer());
+    }
+    return visitor.visit(FloatBuffer.wrap(writableArray(), 0, size).slice());
+  }
+
+  /** The Java array behind all of {@code dst} if it has exactly {@code length} writable values. */
+  private static float[] arrayOf(FloatDataBuffer dst, int length) {
+    if (dst.isReadOnly() || dst.size() != length) {
+      return null;
+    }
+    return dst.accept(
+        new DataStorageVisitor<float[]>() {
+          @Override
+          public float[] visit(FloatBuffer b) {
+            boolean whole =
+                b.hasArray()
+                    && !b.isReadOnly()
+                    && b.arrayOffset() == 0
+                    && b.position() == 0
+                    && b.array().length == length;
+            return whole ? b.array() : null;
+          }
+
+          @Override
+          public float[] fallback() {
+            return null;
+          }
+        });
   }
 
   @Override

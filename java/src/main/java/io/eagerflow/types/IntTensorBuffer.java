@@ -121,7 +121,12 @@ final class IntTensorBuffer implements IntDataBuffer {
           "cannot copy " + length + " values from a buffer of " + size + " to one of " + dst.size());
     }
     if (dst instanceof IntDataBuffer f) {
-      f.write(array(), offset, (int) length);
+      int[] whole = offset == 0 && length == base.bufferSize() ? arrayOf(f, (int) length) : null;
+      if (whole != null) {
+        base.read(whole); // the whole tensor: straight from native memory while there is no mirror
+      } else {
+        f.write(array(), offset, (int) length);
+      }
     } else {
       int[] a = array();
       for (int i = 0; i < length; i++) {
@@ -140,10 +145,38 @@ final class IntTensorBuffer implements IntDataBuffer {
 
   @Override
   public <R> R accept(DataStorageVisitor<R> visitor) {
-    if (isReadOnly()) {
-      return visitor.visit(IntBuffer.wrap(array(), offset, size).slice().asReadOnlyBuffer());
+    if (offset != 0) {
+      return visitor.fallback(); // ndarray's raw buffers would ignore a slice's array offset
     }
-    return visitor.visit(IntBuffer.wrap(writableArray(), offset, size).slice());
+    if (isReadOnly()) {
+      return visitor.visit(IntBuffer.wrap(array(), 0, size).slice().asReadOnlyBuffer());
+    }
+    return visitor.visit(IntBuffer.wrap(writableArray(), 0, size).slice());
+  }
+
+  /** The Java array behind all of {@code dst} if it has exactly {@code length} writable values. */
+  private static int[] arrayOf(IntDataBuffer dst, int length) {
+    if (dst.isReadOnly() || dst.size() != length) {
+      return null;
+    }
+    return dst.accept(
+        new DataStorageVisitor<int[]>() {
+          @Override
+          public int[] visit(IntBuffer b) {
+            boolean whole =
+                b.hasArray()
+                    && !b.isReadOnly()
+                    && b.arrayOffset() == 0
+                    && b.position() == 0
+                    && b.array().length == length;
+            return whole ? b.array() : null;
+          }
+
+          @Override
+          public int[] fallback() {
+            return null;
+          }
+        });
   }
 
   @Override

@@ -174,6 +174,22 @@ class NdArrayTensorTest {
   }
 
   @Test
+  void heapArraysAreCopiedIntoTheRightRows() {
+    // Bulk copies into a view that starts past the tensor's first element land where it starts.
+    try (TFloat32 m = TFloat32.tensorOf(Shape.of(3, 2));
+        TBool b = TBool.tensorOf(Shape.of(2, 2))) {
+      m.set(NdArrays.vectorOf(7f, 8f), 1);
+      NdArrays.vectorOf(9f, 10f).copyTo(m.get(2));
+      assertArrayEquals(new float[] {0, 0, 7, 8, 9, 10}, m.toArray());
+      b.set(NdArrays.vectorOf(true, true), 1);
+      assertArrayEquals(new boolean[] {false, false, true, true}, b.toArray());
+      FloatNdArray row = NdArrays.ofFloats(Shape.of(2));
+      m.get(1).copyTo(row);
+      assertEquals(NdArrays.vectorOf(7f, 8f), row);
+    }
+  }
+
+  @Test
   void bulkCopiesGoBothWays() {
     try (TFloat32 t = TFloat32.tensorOf(Shape.of(2, 2))) {
       t.copyFrom(DataBuffers.of(1f, 2f, 3f, 4f));
