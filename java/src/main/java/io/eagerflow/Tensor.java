@@ -1,12 +1,16 @@
 package io.eagerflow;
 
 import io.eagerflow.internal.NativeTensor;
+import io.eagerflow.internal.Shapes;
 import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.types.TType;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.tensorflow.ndarray.Shape;
 import org.tensorflow.ndarray.Shaped;
+import org.tensorflow.ndarray.buffer.ByteDataBuffer;
 
 /**
  * A tensor: a shape, an element type and data. Every tensor is a typed {@link TType} ({@code
@@ -69,6 +73,69 @@ public interface Tensor extends Shaped, AutoCloseable {
       tensor.close();
       throw e;
     }
+  }
+
+  /**
+   * A standalone tensor of {@code type} and {@code shape} holding {@code rawData}: the values'
+   * bytes in the platform's byte order (one byte per {@code TBool} or {@code TUint8} value), as
+   * TensorFlow Java lays tensors out.
+   *
+   * @throws IllegalArgumentException if {@code rawData} has fewer bytes than {@code shape} needs
+   */
+  static <T extends TType> T of(Class<T> type, Shape shape, ByteDataBuffer rawData) {
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(rawData, "rawData");
+    DataType dataType = TensorTypes.dataTypeOf(type);
+    long count = Shapes.size(shape, "shape");
+    long bytes = count * dataType.byteSize();
+    if (bytes > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("shape " + shape + " is too large for a Java array");
+    }
+    if (rawData.size() < bytes) {
+      throw new IllegalArgumentException(
+          "Tensor size is not large enough to contain all scalar values: "
+              + rawData.size()
+              + " bytes for shape "
+              + shape
+              + " of "
+              + dataType.name());
+    }
+    byte[] raw = new byte[(int) bytes];
+    rawData.read(raw);
+    ByteBuffer b = ByteBuffer.wrap(raw).order(ByteOrder.nativeOrder());
+    int n = (int) count;
+    Object data =
+        switch (dataType) {
+          case FLOAT -> {
+            float[] a = new float[n];
+            b.asFloatBuffer().get(a);
+            yield a;
+          }
+          case DOUBLE -> {
+            double[] a = new double[n];
+            b.asDoubleBuffer().get(a);
+            yield a;
+          }
+          case INT32 -> {
+            int[] a = new int[n];
+            b.asIntBuffer().get(a);
+            yield a;
+          }
+          case INT64 -> {
+            long[] a = new long[n];
+            b.asLongBuffer().get(a);
+            yield a;
+          }
+          case UINT8 -> raw;
+          case BOOL -> {
+            boolean[] a = new boolean[n];
+            for (int i = 0; i < n; i++) {
+              a[i] = raw[i] != 0;
+            }
+            yield a;
+          }
+        };
+    return TensorTypes.wrap(NativeTensor.fromArray(shape, dataType, data));
   }
 
   /** The element type. @throws IllegalStateException if closed or released */

@@ -133,7 +133,7 @@ public class NdArrayReadBenchmark {
     return dstBuffer;
   }
 
-  /** eagerflow's {@code copyTo(float[])} of an op output never read: straight from native memory. */
+  /** eagerflow's {@code copyTo(float[])} of an op output never read: from native memory. */
   @Benchmark
   @OutputTimeUnit(TimeUnit.MILLISECONDS)
   public float[] firstCopyToArray16m(Fresh fresh) {

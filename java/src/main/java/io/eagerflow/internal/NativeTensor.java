@@ -3,6 +3,7 @@ package io.eagerflow.internal;
 import io.eagerflow.DataType;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.lang.reflect.Array;
 import org.tensorflow.ndarray.Shape;
 
 /**
@@ -70,6 +71,33 @@ public final class NativeTensor {
           case INT64 -> Native.fromLongs(0, dims, new long[size]);
           case UINT8 -> Native.fromBytes(0, dims, new byte[size]);
           case BOOL -> Native.fromBooleans(0, dims, new boolean[size]);
+        };
+    return standalone(handle, shape, dataType);
+  }
+
+  /**
+   * A standalone tensor of {@code shape} holding a copy of {@code data}, a primitive array of the
+   * element type of {@code dataType} with exactly {@code shape.size()} elements.
+   *
+   * @throws IllegalArgumentException if a dimension is unknown or negative, or the array has
+   *     another length
+   */
+  public static NativeTensor fromArray(Shape shape, DataType dataType, Object data) {
+    long size = Shapes.size(shape, "shape");
+    int length = Array.getLength(data);
+    if (size != length) {
+      throw new IllegalArgumentException(
+          "shape " + shape + " needs " + size + " elements but the array has " + length);
+    }
+    long[] dims = shape.asArray();
+    long handle =
+        switch (dataType) {
+          case FLOAT -> Native.fromFloats(0, dims, (float[]) data);
+          case DOUBLE -> Native.fromDoubles(0, dims, (double[]) data);
+          case INT32 -> Native.fromInts(0, dims, (int[]) data);
+          case INT64 -> Native.fromLongs(0, dims, (long[]) data);
+          case UINT8 -> Native.fromBytes(0, dims, (byte[]) data);
+          case BOOL -> Native.fromBooleans(0, dims, (boolean[]) data);
         };
     return standalone(handle, shape, dataType);
   }

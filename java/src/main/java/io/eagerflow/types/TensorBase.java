@@ -88,17 +88,7 @@ final class TensorBase {
 
   /** A standalone tensor holding a copy of {@code data}, a primitive array of {@code shape}. */
   static NativeTensor standalone(Shape shape, DataType dataType, Object data) {
-    long[] dims = dims(shape, Array.getLength(data));
-    long handle =
-        switch (dataType) {
-          case FLOAT -> Native.fromFloats(0, dims, (float[]) data);
-          case DOUBLE -> Native.fromDoubles(0, dims, (double[]) data);
-          case INT32 -> Native.fromInts(0, dims, (int[]) data);
-          case INT64 -> Native.fromLongs(0, dims, (long[]) data);
-          case UINT8 -> Native.fromBytes(0, dims, (byte[]) data);
-          case BOOL -> Native.fromBooleans(0, dims, (boolean[]) data);
-        };
-    return NativeTensor.standalone(handle, shape, dataType);
+    return NativeTensor.fromArray(shape, dataType, data);
   }
 
   /** The element count of {@code shape} as a Java array length. */
@@ -113,16 +103,6 @@ final class TensorBase {
   /** The size of the data buffer of a tensor of this shape (0 when too large for an array). */
   int bufferSize() {
     return Math.max(length, 0);
-  }
-
-  /** Checks that {@code data} has exactly as many elements as {@code shape}. */
-  static long[] dims(Shape shape, int length) {
-    long size = Shapes.size(shape, "shape");
-    if (size != length) {
-      throw new IllegalArgumentException(
-          "shape " + shape + " needs " + size + " elements but the array has " + length);
-    }
-    return shape.asArray();
   }
 
   /** Throws {@link IllegalStateException} unless the tensor may still be used. */

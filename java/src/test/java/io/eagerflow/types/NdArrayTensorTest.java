@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.eagerflow.DataType;
 import io.eagerflow.Tensor;
 import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -23,6 +25,7 @@ import org.tensorflow.ndarray.NdArray;
 import org.tensorflow.ndarray.NdArrays;
 import org.tensorflow.ndarray.Shape;
 import org.tensorflow.ndarray.StdArrays;
+import org.tensorflow.ndarray.buffer.ByteDataBuffer;
 import org.tensorflow.ndarray.buffer.DataBuffers;
 import org.tensorflow.ndarray.buffer.FloatDataBuffer;
 import org.tensorflow.ndarray.index.Indices;
@@ -119,6 +122,22 @@ class NdArrayTensorTest {
     try (TFloat32 t = Tensor.of(TFloat32.class, Shape.of(4), 16)) {
       assertEquals(4, t.size());
     }
+  }
+
+  @Test
+  void rawBytesInPlatformOrderMakeTensors() {
+    ByteBuffer raw = ByteBuffer.allocate(12).order(ByteOrder.nativeOrder());
+    raw.putFloat(1.5f).putFloat(-2f).putFloat(3f);
+    byte[] bools = {0, 1};
+    ByteDataBuffer floats = DataBuffers.of(raw.array(), true, false);
+    try (TFloat32 t = Tensor.of(TFloat32.class, Shape.of(3), floats);
+        TBool b = Tensor.of(TBool.class, Shape.of(2), DataBuffers.of(bools, true, false))) {
+      assertEquals(NdArrays.vectorOf(1.5f, -2f, 3f), t);
+      assertEquals(NdArrays.vectorOf(false, true), b);
+    }
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Tensor.of(TInt64.class, Shape.of(2), DataBuffers.of(new byte[15], true, false)));
   }
 
   @Test
