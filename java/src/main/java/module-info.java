@@ -9,6 +9,8 @@
 module io.eagerflow {
   // GC notifications and the DisableExplicitGC flag (com.sun.management), for GC pacing.
   requires jdk.management;
+  // Tensors are NdArrays and shapes are ndarray Shapes: users of this module read that one too.
+  requires transitive org.tensorflow.ndarray;
 
   exports io.eagerflow;
   exports io.eagerflow.op;

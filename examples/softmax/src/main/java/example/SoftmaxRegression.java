@@ -9,6 +9,11 @@ import io.eagerflow.op.SoftmaxCrossEntropyWithLogits;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TInt32;
 import io.eagerflow.types.TInt64;
+import java.util.Arrays;
+import org.tensorflow.ndarray.FloatNdArray;
+import org.tensorflow.ndarray.Shape;
+import org.tensorflow.ndarray.StdArrays;
+import org.tensorflow.ndarray.index.Indices;
 
 /**
  * Softmax regression on three clusters of 2-D points, trained by gradient descent, in TensorFlow
@@ -38,7 +43,8 @@ public final class SoftmaxRegression {
         classOf[i] = i % CLASSES;
       }
       Operand<TInt32> labels = tf.constant(classOf);
-      Operand<TFloat32> centres = tf.constant(new float[][] {{0, 3}, {3, -2}, {-3, -2}});
+      FloatNdArray centreValues = StdArrays.ndCopyOf(new float[][] {{0, 3}, {3, -2}, {-3, -2}});
+      Operand<TFloat32> centres = tf.constant(centreValues);
       Operand<TFloat32> noise =
           tf.random.randomStandardNormal(
               tf.constant(new int[] {POINTS, 2}), TFloat32.class, RandomStandardNormal.seed(7));
@@ -47,7 +53,7 @@ public final class SoftmaxRegression {
           tf.oneHot(labels, tf.constant(CLASSES), tf.constant(1f), tf.constant(0f));
 
       // Model: logits = x W + b, starting from zeros.
-      Operand<TFloat32> w = tf.zeros(tf.constant(new int[] {2, CLASSES}), TFloat32.class);
+      Operand<TFloat32> w = tf.zeros(tf.constant(Shape.of(2, CLASSES)), TFloat32.class);
       Operand<TFloat32> b = tf.zeros(tf.constant(new int[] {CLASSES}), TFloat32.class);
       Operand<TFloat32> rate = tf.constant(LEARNING_RATE);
       Operand<TFloat32> count = tf.constant((float) POINTS);
@@ -75,6 +81,17 @@ public final class SoftmaxRegression {
               tf.math.equal(predicted, tf.dtypes.cast(labels, TInt64.class)), TFloat32.class);
       float accuracy = tf.math.mean(correct, batchAxis).asTensor().getFloat();
       System.out.printf("accuracy %.1f%% on %d points%n", 100 * accuracy, POINTS);
+      TInt64 classes = predicted.asTensor();
+      System.out.println(
+          "first predictions "
+              + Arrays.toString(StdArrays.array1dCopyOf(classes.slice(Indices.range(0, 6)))));
+      TFloat32 weights = w.asTensor();
+      weights
+          .elements(1)
+          .forEachIndexed(
+              (coordinates, weight) ->
+                  System.out.printf(
+                      "W[%d][%d] = %.3f%n", coordinates[0], coordinates[1], weight.getFloat()));
       System.out.println("session " + session.stats());
     }
   }

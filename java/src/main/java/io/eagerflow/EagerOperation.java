@@ -2,6 +2,7 @@ package io.eagerflow;
 
 import io.eagerflow.internal.SessionCore;
 import io.eagerflow.types.TType;
+import org.tensorflow.ndarray.Shape;
 
 /** An op that has run: its type, name and outputs. Thread-safe and immutable. */
 final class EagerOperation implements Operation {

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * Collects an op's inputs and attributes, then runs it in one native call. Attributes travel as
@@ -197,6 +198,14 @@ final class EagerOperationBuilder implements OperationBuilder {
     checkNotBuilt();
     Objects.requireNonNull(value, "value");
     long[] dims = value.asArray();
+    if (dims == null) {
+      throw new IllegalArgumentException(
+          "attribute '"
+              + name
+              + "' of "
+              + this.name
+              + ": a shape of unknown rank is not supported");
+    }
     record(name, SHAPE, dims.length);
     System.arraycopy(dims, 0, attrs, attrLength, dims.length);
     attrLength += dims.length;

@@ -14,6 +14,7 @@ import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * An environment that runs ops at once, as they are built, and owns the native tensors they

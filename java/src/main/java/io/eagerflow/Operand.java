@@ -1,6 +1,7 @@
 package io.eagerflow;
 
 import io.eagerflow.types.TType;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * Something that can be an op's input: in eager mode, always an {@link Output} whose value is

@@ -1,6 +1,7 @@
 package io.eagerflow;
 
 import io.eagerflow.types.TType;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * Builds and runs one op. Type and count attributes ({@code T}, {@code N}, {@code Tidx}, ...) are

@@ -5,6 +5,7 @@ import io.eagerflow.internal.NativeTensor;
 import io.eagerflow.internal.SessionCore;
 import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.types.TType;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * One output of an executed op: a native tensor owned by the op's session. It stays allocated

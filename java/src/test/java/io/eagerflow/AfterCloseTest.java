@@ -19,6 +19,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.tensorflow.ndarray.NdArray;
+import org.tensorflow.ndarray.NdArrays;
+import org.tensorflow.ndarray.Shape;
+import org.tensorflow.ndarray.buffer.DataBuffer;
+import org.tensorflow.ndarray.buffer.DataBuffers;
+import org.tensorflow.ndarray.impl.dimension.DimensionalSpace;
+import org.tensorflow.ndarray.index.Index;
+import org.tensorflow.ndarray.index.Indices;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -43,6 +51,7 @@ class AfterCloseTest {
           "Operation.numOutputs",
           "Output.index",
           "Tensor.close",
+          "Tensor.type",
           "Ops.session");
 
   private static final Set<String> OBJECT_METHODS = Set.of("toString", "hashCode", "equals");
@@ -122,9 +131,55 @@ class AfterCloseTest {
         return (Consumer<Object>) t -> {};
       } else if (type == EagerSession.class) {
         return session;
+      } else if (type == Float.class) {
+        return 1f;
+      } else if (type == Double.class) {
+        return 1d;
+      } else if (type == Integer.class) {
+        return 1;
+      } else if (type == Long.class) {
+        return 1L;
+      } else if (type == Boolean.class) {
+        return true;
+      } else if (type == Byte.class) {
+        return (byte) 1;
+      } else if (type == Index.class) {
+        return Indices.all();
+      } else if (type == DimensionalSpace.class) {
+        return DimensionalSpace.create(Shape.scalar());
+      } else if (DataBuffer.class.isAssignableFrom(type)) {
+        return scalarOf(type, DataBuffer.class);
+      } else if (NdArray.class.isAssignableFrom(type)) {
+        return scalarOf(type, NdArray.class);
       }
       throw new AssertionError("no argument for " + type);
     }
+  }
+
+  /** A one-element heap buffer or ndarray of the element type {@code type} names. */
+  private static Object scalarOf(Class<?> type, Class<?> family) {
+    List<Object> candidates =
+        family == NdArray.class
+            ? List.of(
+                NdArrays.scalarOf(1f),
+                NdArrays.scalarOf(1d),
+                NdArrays.scalarOf(1),
+                NdArrays.scalarOf(1L),
+                NdArrays.scalarOf(true),
+                NdArrays.scalarOf((byte) 1))
+            : List.of(
+                DataBuffers.ofFloats(1),
+                DataBuffers.ofDoubles(1),
+                DataBuffers.ofInts(1),
+                DataBuffers.ofLongs(1),
+                DataBuffers.ofBooleans(1),
+                DataBuffers.ofBytes(1));
+    for (Object candidate : candidates) {
+      if (type.isInstance(candidate)) {
+        return candidate;
+      }
+    }
+    throw new AssertionError("no argument for " + type);
   }
 
   /** Calls each public instance method of {@code target}; lists those that did not throw. */
@@ -132,12 +187,16 @@ class AfterCloseTest {
       Fixtures f, Object target, Class<?> api, String label, List<String> wrong, int[] count) {
     for (Method m : api.getMethods()) {
       if (Modifier.isStatic(m.getModifiers())
+          || m.isBridge() // the typed method it forwards to is walked
           || m.getDeclaringClass() == Object.class
           || OBJECT_METHODS.contains(m.getName())
           || READABLE.contains(label + "." + m.getName())) {
         continue;
       }
       Object[] args = Arrays.stream(m.getParameterTypes()).map(f::arg).toArray();
+      if (m.isVarArgs() && args[args.length - 1] instanceof long[]) {
+        args[args.length - 1] = new long[0]; // coordinates of a scalar: every tensor here is one
+      }
       String call =
           label
               + "."

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.tensorflow.ndarray.Shape;
 
 class MemoryPressureTest {
   private static final int MIB_FLOATS = 1 << 18;

@@ -19,6 +19,7 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * On the module path the jar is the module {@code io.eagerflow}: a module that requires it reads
@@ -40,6 +41,7 @@ class ModuleEncapsulationTest {
       import java.lang.reflect.InaccessibleObjectException;
       import java.lang.reflect.Method;
       import java.util.TreeSet;
+      import org.tensorflow.ndarray.Shape;
 
       public final class Main {
         public static void main(String[] args) throws Exception {
@@ -50,6 +52,8 @@ class ModuleEncapsulationTest {
           }
           try (TFloat32 t = TFloat32.vectorOf(4f, 5f)) {
             System.out.println("TENSOR " + t.getFloat(1));
+            Shape shape = t.shape(); // readable through io.eagerflow's requires transitive
+            System.out.println("SHAPE " + shape);
           }
           Module m = EagerSession.class.getModule();
           TreeSet<String> exported = new TreeSet<>();
@@ -132,7 +136,7 @@ class ModuleEncapsulationTest {
     command.add(ChildJvm.java().toString());
     command.add("--enable-native-access=io.eagerflow");
     command.add("--module-path");
-    command.add(jar + File.pathSeparator + classes);
+    command.add(modulePath(jar) + File.pathSeparator + classes);
     command.add("-m");
     command.add("probe/probe.Main");
     ChildJvm.Result r = ChildJvm.run(command, Duration.ofSeconds(60));
@@ -141,6 +145,7 @@ class ModuleEncapsulationTest {
         List.of(
             "API 3.0",
             "TENSOR 5.0",
+            "SHAPE [2]",
             "MODULE io.eagerflow exports [io.eagerflow, io.eagerflow.op, io.eagerflow.types]",
             "DENIED io.eagerflow.internal.Native",
             "SEALED io.eagerflow.internal.Native",
@@ -153,11 +158,18 @@ class ModuleEncapsulationTest {
     assertFalse(r.output().contains("WARNING"), r.describe());
   }
 
+  /** The eagerflow jar and the ndarray jar it requires, as a module path. */
+  private static String modulePath(Path jar) throws Exception {
+    Path ndarray =
+        Path.of(Shape.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    return jar + File.pathSeparator + ndarray;
+  }
+
   private record Compilation(int exitCode, String output) {}
 
   private static Compilation compile(JavaCompiler javac, Path jar, Path src, Path out)
       throws Exception {
-    List<String> args = new ArrayList<>(List.of("--module-path", jar.toString(), "-d"));
+    List<String> args = new ArrayList<>(List.of("--module-path", modulePath(jar), "-d"));
     args.add(out.toString());
     try (var files = Files.walk(src)) {
       files.filter(p -> p.toString().endsWith(".java")).forEach(p -> args.add(p.toString()));

@@ -6,6 +6,7 @@ import io.eagerflow.internal.SessionAccess;
 import io.eagerflow.types.TFloat32;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import org.tensorflow.ndarray.Shape;
 
 /** Shared helpers: constants and ops through the public builder, and polling with a timeout. */
 final class TestSupport {

@@ -6,7 +6,6 @@ import io.eagerflow.EagerSession.ResourceCleanupStrategy;
 import io.eagerflow.NativeMemoryExhaustedException;
 import io.eagerflow.Operand;
 import io.eagerflow.SessionStats;
-import io.eagerflow.Shape;
 import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import java.lang.management.GarbageCollectorMXBean;
@@ -16,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * The seed loop (3 ops x 3,000 iterations on 1 MiB float tensors) under several JVM

@@ -6,7 +6,6 @@ import io.eagerflow.EagerSession.ResourceCleanupStrategy;
 import io.eagerflow.NativeMemoryExhaustedException;
 import io.eagerflow.Operand;
 import io.eagerflow.SessionStats;
-import io.eagerflow.Shape;
 import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import java.io.IOException;
@@ -16,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * The problem eagerflow solves, shown: a loop of {@code m} iterations running {@code n} ops

@@ -2,7 +2,6 @@ package io.eagerflow.bench;
 
 import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
-import io.eagerflow.Shape;
 import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TInt32;
@@ -19,6 +18,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * Ops on larger tensors through the facade, in a default ({@code IN_BACKGROUND}) session. Each

@@ -3,7 +3,6 @@ package io.eagerflow.bench;
 import io.eagerflow.EagerScope;
 import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
-import io.eagerflow.Shape;
 import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +18,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * The seed loop of DESIGN section 6 (and of {@code gradle demo}): 3 ops per iteration on 1 MiB

@@ -1,9 +1,10 @@
 package io.eagerflow.internal;
 
 import io.eagerflow.DataType;
-import io.eagerflow.Shape;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.lang.reflect.Array;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * The native side of a typed tensor: its table, handle, shape and type, and what keeps it valid.
@@ -48,6 +49,59 @@ public final class NativeTensor {
     return t;
   }
 
+  /**
+   * A standalone tensor of {@code shape} filled with zeros of {@code dataType}.
+   *
+   * @throws IllegalArgumentException if a dimension is unknown or negative, or the tensor would not
+   *     fit in a Java array
+   */
+  public static NativeTensor allocate(Shape shape, DataType dataType) {
+    long n = Shapes.size(shape, "shape");
+    if (n > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException(
+          "a " + dataType.name() + " tensor of shape " + shape + " is too large for a Java array");
+    }
+    int size = (int) n;
+    long[] dims = shape.asArray();
+    long handle =
+        switch (dataType) {
+          case FLOAT -> Native.fromFloats(0, dims, new float[size]);
+          case DOUBLE -> Native.fromDoubles(0, dims, new double[size]);
+          case INT32 -> Native.fromInts(0, dims, new int[size]);
+          case INT64 -> Native.fromLongs(0, dims, new long[size]);
+          case UINT8 -> Native.fromBytes(0, dims, new byte[size]);
+          case BOOL -> Native.fromBooleans(0, dims, new boolean[size]);
+        };
+    return standalone(handle, shape, dataType);
+  }
+
+  /**
+   * A standalone tensor of {@code shape} holding a copy of {@code data}, a primitive array of the
+   * element type of {@code dataType} with exactly {@code shape.size()} elements.
+   *
+   * @throws IllegalArgumentException if a dimension is unknown or negative, or the array has
+   *     another length
+   */
+  public static NativeTensor fromArray(Shape shape, DataType dataType, Object data) {
+    long size = Shapes.size(shape, "shape");
+    int length = Array.getLength(data);
+    if (size != length) {
+      throw new IllegalArgumentException(
+          "shape " + shape + " needs " + size + " elements but the array has " + length);
+    }
+    long[] dims = shape.asArray();
+    long handle =
+        switch (dataType) {
+          case FLOAT -> Native.fromFloats(0, dims, (float[]) data);
+          case DOUBLE -> Native.fromDoubles(0, dims, (double[]) data);
+          case INT32 -> Native.fromInts(0, dims, (int[]) data);
+          case INT64 -> Native.fromLongs(0, dims, (long[]) data);
+          case UINT8 -> Native.fromBytes(0, dims, (byte[]) data);
+          case BOOL -> Native.fromBooleans(0, dims, (boolean[]) data);
+        };
+    return standalone(handle, shape, dataType);
+  }
+
   /** A read-only view of op output {@code handle} of {@code scope}, keeping {@code owner} alive. */
   public static NativeTensor view(
       NativeScope scope, long handle, Shape shape, DataType dataType, Owner owner) {
@@ -76,6 +130,14 @@ public final class NativeTensor {
   /** Whether this is a read-only view of an op output. */
   public boolean isView() {
     return owner != null;
+  }
+
+  /**
+   * Throws {@link IllegalStateException} if this tensor was closed, or its operand released or
+   * its session closed.
+   */
+  public void checkUsable() {
+    checkOpen();
   }
 
   private void checkOpen() {

@@ -5,9 +5,9 @@ import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
 import io.eagerflow.OperationBuilder;
 import io.eagerflow.Output;
-import io.eagerflow.Shape;
 import io.eagerflow.types.TType;
 import java.util.Objects;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * Package-crossing hooks from {@code io.eagerflow} for the op facade: constants created straight

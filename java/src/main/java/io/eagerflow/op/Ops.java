@@ -5,7 +5,7 @@ import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
 import io.eagerflow.OperationBuilder;
 import io.eagerflow.Output;
-import io.eagerflow.Shape;
+import io.eagerflow.internal.Shapes;
 import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.types.TBool;
 import io.eagerflow.types.TFloat32;
@@ -17,6 +17,20 @@ import io.eagerflow.types.TType;
 import io.eagerflow.types.TUint8;
 import java.util.List;
 import java.util.Objects;
+import org.tensorflow.ndarray.BooleanNdArray;
+import org.tensorflow.ndarray.ByteNdArray;
+import org.tensorflow.ndarray.DoubleNdArray;
+import org.tensorflow.ndarray.FloatNdArray;
+import org.tensorflow.ndarray.IntNdArray;
+import org.tensorflow.ndarray.LongNdArray;
+import org.tensorflow.ndarray.Shape;
+import org.tensorflow.ndarray.buffer.BooleanDataBuffer;
+import org.tensorflow.ndarray.buffer.ByteDataBuffer;
+import org.tensorflow.ndarray.buffer.DataBuffers;
+import org.tensorflow.ndarray.buffer.DoubleDataBuffer;
+import org.tensorflow.ndarray.buffer.FloatDataBuffer;
+import org.tensorflow.ndarray.buffer.IntDataBuffer;
+import org.tensorflow.ndarray.buffer.LongDataBuffer;
 
 /**
  * The entry point to ops, in TensorFlow Java's style: {@code Ops tf = Ops.create(session)}, then
@@ -660,6 +674,200 @@ public final class Ops {
     return constant(values);
   }
 
+  // ---- Constants from ndarrays (TensorFlow Java's org.tensorflow.ndarray) ---------------------
+
+  /**
+   * A {@link TFloat32} constant of {@code data}'s shape holding a copy of its values.
+   *
+   * @throws NullPointerException if {@code data} is null
+   * @throws IllegalStateException if {@code data} is a tensor that was closed or released
+   */
+  public Operand<TFloat32> constant(FloatNdArray data) {
+    Objects.requireNonNull(data, "data");
+    float[] values = new float[length(data.shape())];
+    data.copyTo(DataBuffers.of(values, false, false));
+    return runner.constant(DataType.FLOAT, data.shape(), values);
+  }
+
+  /**
+   * A {@link TFloat32} constant of {@code shape} holding a copy of the first {@code shape.size()}
+   * values of {@code data}.
+   *
+   * @throws IllegalArgumentException if {@code data} has fewer values than {@code shape} needs
+   */
+  public Operand<TFloat32> constant(Shape shape, FloatDataBuffer data) {
+    Objects.requireNonNull(data, "data");
+    float[] values = new float[length(shape)];
+    checkBuffer(shape, data.size(), values.length);
+    data.read(values);
+    return runner.constant(DataType.FLOAT, shape, values);
+  }
+
+  /**
+   * A {@link TFloat64} constant of {@code data}'s shape holding a copy of its values.
+   *
+   * @throws NullPointerException if {@code data} is null
+   * @throws IllegalStateException if {@code data} is a tensor that was closed or released
+   */
+  public Operand<TFloat64> constant(DoubleNdArray data) {
+    Objects.requireNonNull(data, "data");
+    double[] values = new double[length(data.shape())];
+    data.copyTo(DataBuffers.of(values, false, false));
+    return runner.constant(DataType.DOUBLE, data.shape(), values);
+  }
+
+  /**
+   * A {@link TFloat64} constant of {@code shape} holding a copy of the first {@code shape.size()}
+   * values of {@code data}.
+   *
+   * @throws IllegalArgumentException if {@code data} has fewer values than {@code shape} needs
+   */
+  public Operand<TFloat64> constant(Shape shape, DoubleDataBuffer data) {
+    Objects.requireNonNull(data, "data");
+    double[] values = new double[length(shape)];
+    checkBuffer(shape, data.size(), values.length);
+    data.read(values);
+    return runner.constant(DataType.DOUBLE, shape, values);
+  }
+
+  /**
+   * A {@link TInt32} constant of {@code data}'s shape holding a copy of its values.
+   *
+   * @throws NullPointerException if {@code data} is null
+   * @throws IllegalStateException if {@code data} is a tensor that was closed or released
+   */
+  public Operand<TInt32> constant(IntNdArray data) {
+    Objects.requireNonNull(data, "data");
+    int[] values = new int[length(data.shape())];
+    data.copyTo(DataBuffers.of(values, false, false));
+    return runner.constant(DataType.INT32, data.shape(), values);
+  }
+
+  /**
+   * A {@link TInt32} constant of {@code shape} holding a copy of the first {@code shape.size()}
+   * values of {@code data}.
+   *
+   * @throws IllegalArgumentException if {@code data} has fewer values than {@code shape} needs
+   */
+  public Operand<TInt32> constant(Shape shape, IntDataBuffer data) {
+    Objects.requireNonNull(data, "data");
+    int[] values = new int[length(shape)];
+    checkBuffer(shape, data.size(), values.length);
+    data.read(values);
+    return runner.constant(DataType.INT32, shape, values);
+  }
+
+  /**
+   * A {@link TInt64} constant of {@code data}'s shape holding a copy of its values.
+   *
+   * @throws NullPointerException if {@code data} is null
+   * @throws IllegalStateException if {@code data} is a tensor that was closed or released
+   */
+  public Operand<TInt64> constant(LongNdArray data) {
+    Objects.requireNonNull(data, "data");
+    long[] values = new long[length(data.shape())];
+    data.copyTo(DataBuffers.of(values, false, false));
+    return runner.constant(DataType.INT64, data.shape(), values);
+  }
+
+  /**
+   * A {@link TInt64} constant of {@code shape} holding a copy of the first {@code shape.size()}
+   * values of {@code data}.
+   *
+   * @throws IllegalArgumentException if {@code data} has fewer values than {@code shape} needs
+   */
+  public Operand<TInt64> constant(Shape shape, LongDataBuffer data) {
+    Objects.requireNonNull(data, "data");
+    long[] values = new long[length(shape)];
+    checkBuffer(shape, data.size(), values.length);
+    data.read(values);
+    return runner.constant(DataType.INT64, shape, values);
+  }
+
+  /**
+   * A {@link TBool} constant of {@code data}'s shape holding a copy of its values.
+   *
+   * @throws NullPointerException if {@code data} is null
+   * @throws IllegalStateException if {@code data} is a tensor that was closed or released
+   */
+  public Operand<TBool> constant(BooleanNdArray data) {
+    Objects.requireNonNull(data, "data");
+    boolean[] values = new boolean[length(data.shape())];
+    data.copyTo(DataBuffers.of(values, false, false));
+    return runner.constant(DataType.BOOL, data.shape(), values);
+  }
+
+  /**
+   * A {@link TBool} constant of {@code shape} holding a copy of the first {@code shape.size()}
+   * values of {@code data}.
+   *
+   * @throws IllegalArgumentException if {@code data} has fewer values than {@code shape} needs
+   */
+  public Operand<TBool> constant(Shape shape, BooleanDataBuffer data) {
+    Objects.requireNonNull(data, "data");
+    boolean[] values = new boolean[length(shape)];
+    checkBuffer(shape, data.size(), values.length);
+    data.read(values);
+    return runner.constant(DataType.BOOL, shape, values);
+  }
+
+  /**
+   * A {@link TUint8} constant of {@code data}'s shape holding a copy of its values.
+   *
+   * @throws NullPointerException if {@code data} is null
+   * @throws IllegalStateException if {@code data} is a tensor that was closed or released
+   */
+  public Operand<TUint8> constant(ByteNdArray data) {
+    Objects.requireNonNull(data, "data");
+    byte[] values = new byte[length(data.shape())];
+    data.copyTo(DataBuffers.of(values, false, false));
+    return runner.constant(DataType.UINT8, data.shape(), values);
+  }
+
+  /**
+   * A {@link TUint8} constant of {@code shape} holding a copy of the first {@code shape.size()}
+   * values of {@code data}.
+   *
+   * @throws IllegalArgumentException if {@code data} has fewer values than {@code shape} needs
+   */
+  public Operand<TUint8> constant(Shape shape, ByteDataBuffer data) {
+    Objects.requireNonNull(data, "data");
+    byte[] values = new byte[length(shape)];
+    checkBuffer(shape, data.size(), values.length);
+    data.read(values);
+    return runner.constant(DataType.UINT8, shape, values);
+  }
+
+  /**
+   * A vector {@link TInt64} constant holding the dimensions of {@code shape}.
+   *
+   * @throws IllegalArgumentException if {@code shape} is unknown
+   */
+  public Operand<TInt64> constant(Shape shape) {
+    Objects.requireNonNull(shape, "shape");
+    long[] dims = shape.asArray();
+    if (dims == null) {
+      throw new IllegalArgumentException("constant(Shape): the shape has an unknown rank");
+    }
+    return runner.constant(DataType.INT64, Shape.of(dims.length), dims);
+  }
+
+  /** The element count of {@code shape} as a Java array length. */
+  private static int length(Shape shape) {
+    long n = Shapes.size(shape, "shape");
+    if (n > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("shape " + shape + " is too large for a constant");
+    }
+    return (int) n;
+  }
+
+  private static void checkBuffer(Shape shape, long available, int needed) {
+    if (available < needed) {
+      throw new IllegalArgumentException(
+          "shape " + shape + " needs " + needed + " values but the buffer has " + available);
+    }
+  }
+
   /**
    * A constant holding a snapshot of {@code tensor}'s values: later changes to a standalone tensor
    * do not show in the constant.
@@ -715,10 +923,10 @@ public final class Ops {
   }
 
   private static Shape checkSize(Shape shape, int length) {
-    Objects.requireNonNull(shape, "shape");
-    if (shape.size() != length) {
+    long size = Shapes.size(shape, "shape");
+    if (size != length) {
       throw new IllegalArgumentException(
-          "shape " + shape + " needs " + shape.size() + " elements but data has " + length);
+          "shape " + shape + " needs " + size + " elements but data has " + length);
     }
     return shape;
   }

@@ -6,7 +6,6 @@ import io.eagerflow.Operand;
 import io.eagerflow.Operation;
 import io.eagerflow.OperationBuilder;
 import io.eagerflow.Output;
-import io.eagerflow.Shape;
 import io.eagerflow.internal.SessionAccess;
 import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.types.TType;
@@ -15,6 +14,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * How the facade runs ops in one session. Attribute-free ops take {@link SessionAccess#run}, the

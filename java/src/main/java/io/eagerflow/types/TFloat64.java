@@ -1,16 +1,35 @@
 package io.eagerflow.types;
 
 import io.eagerflow.DataType;
-import io.eagerflow.Shape;
-import io.eagerflow.internal.Native;
 import io.eagerflow.internal.NativeTensor;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.tensorflow.ndarray.DoubleNdArray;
+import org.tensorflow.ndarray.NdArray;
+import org.tensorflow.ndarray.Shape;
+import org.tensorflow.ndarray.buffer.DataBuffers;
+import org.tensorflow.ndarray.buffer.DoubleDataBuffer;
+import org.tensorflow.ndarray.impl.dense.DoubleDenseNdArray;
+import org.tensorflow.ndarray.impl.dimension.DimensionalSpace;
 
-/** A tensor of 64-bit floats ({@link DataType#DOUBLE}). */
-public final class TFloat64 extends TensorBase implements TNumber {
+/**
+ * A tensor of 64-bit doubles ({@link DataType#DOUBLE}), and a {@link DoubleNdArray} of its values.
+ *
+ * <p>The tensor of an op output is read-only: writes throw {@link
+ * java.nio.ReadOnlyBufferException}. Every read or write, through this tensor or any view, slice or
+ * element of it, throws {@link IllegalStateException} once the tensor is closed or its operand
+ * released or its session closed.
+ */
+public final class TFloat64 extends DoubleDenseNdArray implements TNumber {
+  final TensorBase base;
+
   TFloat64(NativeTensor tensor) {
-    super(tensor);
+    this(new TensorBase(tensor));
+  }
+
+  private TFloat64(TensorBase base) {
+    super(new DoubleTensorBuffer(base, 0, base.bufferSize()), base.shape);
+    this.base = base;
   }
 
   /** A standalone scalar. */
@@ -26,7 +45,7 @@ public final class TFloat64 extends TensorBase implements TNumber {
 
   /** A standalone tensor of {@code shape}, filled with zeros. */
   public static TFloat64 tensorOf(Shape shape) {
-    return new TFloat64(allocate(shape, DataType.DOUBLE));
+    return new TFloat64(TensorBase.allocate(shape, DataType.DOUBLE));
   }
 
   /**
@@ -36,8 +55,24 @@ public final class TFloat64 extends TensorBase implements TNumber {
    */
   public static TFloat64 tensorOf(Shape shape, double[] data) {
     Objects.requireNonNull(data, "data");
-    long handle = Native.fromDoubles(0, dims(shape, data.length), data);
-    return new TFloat64(NativeTensor.standalone(handle, shape, DataType.DOUBLE));
+    return new TFloat64(TensorBase.standalone(shape, DataType.DOUBLE, data));
+  }
+
+  /**
+   * A standalone tensor of {@code shape} holding a copy of the first {@code shape.size()} values
+   * of {@code data}.
+   */
+  public static TFloat64 tensorOf(Shape shape, DoubleDataBuffer data) {
+    Objects.requireNonNull(data, "data");
+    return tensorOf(shape, t -> t.copyFrom(data));
+  }
+
+  /** A standalone tensor holding a copy of {@code src}, of its shape. */
+  public static TFloat64 tensorOf(NdArray<Double> src) {
+    Objects.requireNonNull(src, "src");
+    double[] data = new double[TensorBase.checkedLength(src.shape())];
+    src.copyTo(DataBuffers.of(data, false, false));
+    return tensorOf(src.shape(), data);
   }
 
   /**
@@ -56,59 +91,22 @@ public final class TFloat64 extends TensorBase implements TNumber {
     return t;
   }
 
-  /**
-   * The element at {@code coordinates}; none for a single-element tensor.
-   *
-   * @throws IndexOutOfBoundsException if the coordinates are outside the shape
-   * @throws IllegalStateException if the tensor was closed or released
-   */
-  public double getDouble(long... coordinates) {
-    long i = index(coordinates);
-    long ptr = tensor.enter();
-    try {
-      return Native.getDouble(ptr, tensor.handle(), i);
-    } finally {
-      tensor.exit();
-    }
-  }
-
-  /**
-   * Sets the element at {@code coordinates} (standalone tensors only).
-   *
-   * @throws UnsupportedOperationException on the read-only tensor of an op output
-   */
-  public void setDouble(double value, long... coordinates) {
-    tensor.checkWritable();
-    long i = index(coordinates);
-    long ptr = tensor.enter();
-    try {
-      Native.writeDoubles(ptr, tensor.handle(), i, new double[] {value});
-    } finally {
-      tensor.exit();
-    }
-  }
-
-  /** A row-major copy of every element, in one native call. */
+  /** A row-major copy of every element. */
   public double[] toArray() {
-    double[] out = new double[arrayLength()];
-    copyTo(out);
+    double[] out = new double[base.arrayLength()];
+    base.read(out);
     return out;
   }
 
   /**
-   * Copies every element, row-major, into {@code dst}, in one native call.
+   * Copies every element, row-major, into {@code dst}.
    *
    * @throws IllegalArgumentException if {@code dst} has the wrong length
    */
   public void copyTo(double[] dst) {
     Objects.requireNonNull(dst, "dst");
-    checkLength(dst.length);
-    long ptr = tensor.enter();
-    try {
-      Native.readDoubles(ptr, tensor.handle(), 0, dst);
-    } finally {
-      tensor.exit();
-    }
+    base.checkLength(dst.length);
+    base.read(dst);
   }
 
   /**
@@ -118,13 +116,56 @@ public final class TFloat64 extends TensorBase implements TNumber {
    */
   public void copyFrom(double[] src) {
     Objects.requireNonNull(src, "src");
-    tensor.checkWritable();
-    checkLength(src.length);
-    long ptr = tensor.enter();
-    try {
-      Native.writeDoubles(ptr, tensor.handle(), 0, src);
-    } finally {
-      tensor.exit();
-    }
+    base.write(src);
+  }
+
+  /** The dimensions. @throws IllegalStateException if closed or released */
+  @Override
+  public Shape shape() {
+    return base.shape();
+  }
+
+  /** The dimensions, as ndarray sees them. @throws IllegalStateException if closed or released */
+  @Override
+  public DimensionalSpace dimensions() {
+    base.check();
+    return super.dimensions();
+  }
+
+  /**
+   * The values as a data buffer: every access checks that the tensor is still usable, and writes
+   * throw {@link java.nio.ReadOnlyBufferException} on the tensor of an op output.
+   *
+   * @throws IllegalStateException if closed or released
+   */
+  @Override
+  public DoubleDataBuffer buffer() {
+    base.check();
+    return super.buffer();
+  }
+
+  @Override
+  public DataType dataType() {
+    return base.dataType();
+  }
+
+  @Override
+  public Class<TFloat64> type() {
+    return TFloat64.class;
+  }
+
+  @Override
+  public long numBytes() {
+    return base.numBytes();
+  }
+
+  @Override
+  public void close() {
+    base.close();
+  }
+
+  @Override
+  public String toString() {
+    return "TFloat64 " + base;
   }
 }

@@ -1,24 +1,14 @@
 package io.eagerflow.types;
 
-import io.eagerflow.DataType;
-import io.eagerflow.Shape;
+import io.eagerflow.Tensor;
 
 /**
- * A tensor: a shape, an element type and native data. Standalone tensors ({@code
- * TFloat32.scalarOf}, {@code tensorOf}, ...) own their memory and free it on {@link #close()};
- * tensors returned by {@code Operand.asTensor()} are read-only views that their session frees.
+ * A typed tensor: a {@link Tensor} that is also an {@code NdArray} of its values ({@link TFloat32}
+ * is a {@code FloatNdArray}, and so on). Standalone tensors ({@code TFloat32.scalarOf}, {@code
+ * tensorOf}, ...) own their memory and free it on {@link #close()}; tensors returned by {@code
+ * Operand.asTensor()} are read-only views that their session frees.
  */
-public interface TType extends AutoCloseable {
-  /** The dimensions. @throws IllegalStateException if closed or released */
-  Shape shape();
-
-  /** The element type. @throws IllegalStateException if closed or released */
-  DataType dataType();
-
-  /** Bytes of data ({@code shape().size() * dataType().byteSize()}). */
-  long numBytes();
-
-  /** Frees a standalone tensor now; harmless on views and when repeated. */
-  @Override
-  void close();
+public interface TType extends Tensor {
+  /** The tensor class, such as {@code TFloat32.class}. */
+  Class<? extends TType> type();
 }

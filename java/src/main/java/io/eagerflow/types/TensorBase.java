@@ -1,20 +1,31 @@
 package io.eagerflow.types;
 
 import io.eagerflow.DataType;
-import io.eagerflow.Shape;
 import io.eagerflow.internal.Native;
 import io.eagerflow.internal.NativeTensor;
+import io.eagerflow.internal.Shapes;
 import io.eagerflow.internal.TensorTypes;
-import java.util.Arrays;
-import java.util.Objects;
+import java.lang.reflect.Array;
+import java.nio.ReadOnlyBufferException;
+import org.tensorflow.ndarray.Shape;
 
-/** What every tensor class shares: the native tensor, coordinates and lifetime. */
-abstract class TensorBase implements TType {
-  // Registers every tensor class without initializing any: each one's initializer waits for this
-  // one (its superclass), so touching them here could deadlock against a thread that started
-  // with, say, TFloat32.vectorOf. Lambdas and class literals load classes, never initialize them.
+/**
+ * What every tensor class holds: the native tensor and the heap mirror its NdArray methods read.
+ *
+ * <p>NdArray reads and writes never touch native memory, which a session may free at any moment
+ * from another thread: the first one copies the tensor into a Java array (one native call, which
+ * checks the tensor under the session's lock), and every later one checks that the tensor is still
+ * usable, then uses that array. An op's output never changes, so its mirror stays exact; a
+ * standalone tensor's writes go to the mirror and reach native memory ({@link #flush}) before
+ * native code reads the tensor. The bulk readers ({@code toArray}, {@code copyTo(float[])}, a
+ * whole-tensor {@code read}) copy straight from native memory while there is no mirror.
+ */
+final class TensorBase {
+  // Registers every tensor class without initializing any: lambdas and class literals load
+  // classes, never initialize them, so a thread that started with, say, TFloat32.vectorOf cannot
+  // deadlock against this initializer.
   static {
-    TensorTypes.registerUnwrapper(t -> t instanceof TensorBase b ? b.tensor : null);
+    TensorTypes.registerUnwrapper(TensorBase::unwrap);
     TensorTypes.register(DataType.FLOAT, TFloat32.class, t -> new TFloat32(t));
     TensorTypes.register(DataType.DOUBLE, TFloat64.class, t -> new TFloat64(t));
     TensorTypes.register(DataType.INT32, TInt32.class, t -> new TInt32(t));
@@ -24,119 +35,242 @@ abstract class TensorBase implements TType {
   }
 
   final NativeTensor tensor;
+  final Shape shape;
+  final DataType dataType;
+  private final boolean readOnly;
+  /** The element count, or -1 if it does not fit in a Java array (then NdArray access throws). */
+  private final int length;
+
+  private volatile Object mirror;
+  // Standalone tensors are not thread-safe for writes (as in TensorFlow Java), so a plain flag.
+  private boolean dirty;
 
   TensorBase(NativeTensor tensor) {
     this.tensor = tensor;
+    this.shape = tensor.shape();
+    this.dataType = tensor.dataType();
+    this.readOnly = tensor.isView();
+    long n = shape.size();
+    this.length = n > Integer.MAX_VALUE - 8 ? -1 : (int) n;
+  }
+
+  /** The native tensor behind one of this package's tensors, with its writes flushed. */
+  private static NativeTensor unwrap(Object t) {
+    TensorBase base = baseOf(t);
+    if (base == null) {
+      return null;
+    }
+    base.flush();
+    return base.tensor;
+  }
+
+  static TensorBase baseOf(Object t) {
+    if (t instanceof TFloat32 x) {
+      return x.base;
+    } else if (t instanceof TFloat64 x) {
+      return x.base;
+    } else if (t instanceof TInt32 x) {
+      return x.base;
+    } else if (t instanceof TInt64 x) {
+      return x.base;
+    } else if (t instanceof TUint8 x) {
+      return x.base;
+    } else if (t instanceof TBool x) {
+      return x.base;
+    }
+    return null;
   }
 
   /** Allocates a standalone tensor of {@code shape} filled with zeros of the given type. */
   static NativeTensor allocate(Shape shape, DataType dataType) {
-    Objects.requireNonNull(shape, "shape");
-    long n = shape.size();
+    return NativeTensor.allocate(shape, dataType);
+  }
+
+  /** A standalone tensor holding a copy of {@code data}, a primitive array of {@code shape}. */
+  static NativeTensor standalone(Shape shape, DataType dataType, Object data) {
+    return NativeTensor.fromArray(shape, dataType, data);
+  }
+
+  /** The element count of {@code shape} as a Java array length. */
+  static int checkedLength(Shape shape) {
+    long n = Shapes.size(shape, "shape");
     if (n > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException(
-          "a " + dataType.name() + " tensor of shape " + shape + " is too large for a Java array");
-    }
-    int size = (int) n;
-    long[] dims = shape.asArray();
-    long handle;
-    switch (dataType) {
-      case FLOAT -> handle = Native.fromFloats(0, dims, new float[size]);
-      case DOUBLE -> handle = Native.fromDoubles(0, dims, new double[size]);
-      case INT32 -> handle = Native.fromInts(0, dims, new int[size]);
-      case INT64 -> handle = Native.fromLongs(0, dims, new long[size]);
-      case UINT8 -> handle = Native.fromBytes(0, dims, new byte[size]);
-      case BOOL -> handle = Native.fromBooleans(0, dims, new boolean[size]);
-      default -> throw new IllegalArgumentException("unsupported type " + dataType);
-    }
-    return NativeTensor.standalone(handle, shape, dataType);
-  }
-
-  /** Checks that {@code data} has exactly as many elements as {@code shape}. */
-  static long[] dims(Shape shape, int length) {
-    Objects.requireNonNull(shape, "shape");
-    if (shape.size() != length) {
-      throw new IllegalArgumentException(
-          "shape " + shape + " needs " + shape.size() + " elements but the array has " + length);
-    }
-    return shape.asArray();
-  }
-
-  /** The row-major index of {@code coordinates}; none means a single-element tensor. */
-  final long index(long... coordinates) {
-    Shape shape = tensor.shape();
-    if (coordinates == null || coordinates.length == 0) {
-      if (shape.size() != 1) {
-        throw new IllegalStateException(
-            "tensor of shape " + shape + " is not a scalar; give coordinates");
-      }
-      return 0;
-    }
-    if (coordinates.length != shape.numDimensions()) {
-      throw new IndexOutOfBoundsException(
-          "coordinates "
-              + Arrays.toString(coordinates)
-              + " do not match a tensor of shape "
-              + shape);
-    }
-    long index = 0;
-    for (int i = 0; i < coordinates.length; i++) {
-      long c = coordinates[i];
-      long d = shape.size(i);
-      if (c < 0 || c >= d) {
-        throw new IndexOutOfBoundsException(
-            "coordinates " + Arrays.toString(coordinates) + " are outside shape " + shape);
-      }
-      index = index * d + c;
-    }
-    return index;
-  }
-
-  /** The element count as a Java array length. */
-  final int arrayLength() {
-    long n = tensor.shape().size();
-    if (n > Integer.MAX_VALUE - 8) {
-      throw new IllegalStateException(
-          "a tensor of shape " + tensor.shape() + " does not fit in a Java array");
+      throw new IllegalArgumentException("shape " + shape + " is too large for a Java array");
     }
     return (int) n;
   }
 
-  final void checkLength(int length) {
-    if (length != arrayLength()) {
+  /** The size of the data buffer of a tensor of this shape (0 when too large for an array). */
+  int bufferSize() {
+    return Math.max(length, 0);
+  }
+
+  /** Throws {@link IllegalStateException} unless the tensor may still be used. */
+  void check() {
+    tensor.checkUsable();
+  }
+
+  boolean isReadOnly() {
+    return readOnly;
+  }
+
+  /** The heap mirror, made on first use; checks that the tensor is usable first. */
+  Object mirror() {
+    tensor.checkUsable();
+    Object m = mirror;
+    return m != null ? m : materialize();
+  }
+
+  /** The heap mirror for a write. */
+  Object writableMirror() {
+    Object m = mirror();
+    if (readOnly) {
+      throw new ReadOnlyBufferException();
+    }
+    dirty = true;
+    return m;
+  }
+
+  boolean hasMirror() {
+    return mirror != null;
+  }
+
+  private synchronized Object materialize() {
+    Object m = mirror;
+    if (m == null) {
+      m = newArray();
+      readNative(m);
+      mirror = m;
+    }
+    return m;
+  }
+
+  /** A Java array of this tensor's element type and count. */
+  Object newArray() {
+    int n = arrayLength();
+    return switch (dataType) {
+      case FLOAT -> new float[n];
+      case DOUBLE -> new double[n];
+      case INT32 -> new int[n];
+      case INT64 -> new long[n];
+      case UINT8 -> new byte[n];
+      case BOOL -> new boolean[n];
+    };
+  }
+
+  /**
+   * Copies every element into {@code dst} (an array of {@link #arrayLength()} elements): from the
+   * mirror if there is one, else from native memory in one call.
+   */
+  void read(Object dst) {
+    Object m = mirror;
+    if (m != null) {
+      tensor.checkUsable();
+      System.arraycopy(m, 0, dst, 0, length);
+    } else {
+      readNative(dst);
+    }
+  }
+
+  private void readNative(Object dst) {
+    long ptr = tensor.enter();
+    try {
+      long h = tensor.handle();
+      switch (dataType) {
+        case FLOAT -> Native.readFloats(ptr, h, 0, (float[]) dst);
+        case DOUBLE -> Native.readDoubles(ptr, h, 0, (double[]) dst);
+        case INT32 -> Native.readInts(ptr, h, 0, (int[]) dst);
+        case INT64 -> Native.readLongs(ptr, h, 0, (long[]) dst);
+        case UINT8 -> Native.readBytes(ptr, h, 0, (byte[]) dst);
+        case BOOL -> Native.readBooleans(ptr, h, 0, (boolean[]) dst);
+      }
+    } finally {
+      tensor.exit();
+    }
+  }
+
+  /** Overwrites every element from {@code src} (standalone tensors only). */
+  void write(Object src) {
+    tensor.checkWritable();
+    checkLength(Array.getLength(src));
+    Object m = mirror;
+    if (m != null) {
+      System.arraycopy(src, 0, m, 0, length);
+      dirty = true;
+    } else {
+      writeNative(src);
+    }
+  }
+
+  /** Writes the mirror's changes to native memory, before native code reads the tensor. */
+  void flush() {
+    if (dirty) {
+      synchronized (this) {
+        writeNative(mirror);
+        dirty = false;
+      }
+    }
+  }
+
+  private void writeNative(Object src) {
+    long ptr = tensor.enter();
+    try {
+      long h = tensor.handle();
+      switch (dataType) {
+        case FLOAT -> Native.writeFloats(ptr, h, 0, (float[]) src);
+        case DOUBLE -> Native.writeDoubles(ptr, h, 0, (double[]) src);
+        case INT32 -> Native.writeInts(ptr, h, 0, (int[]) src);
+        case INT64 -> Native.writeLongs(ptr, h, 0, (long[]) src);
+        case UINT8 -> Native.writeBytes(ptr, h, 0, (byte[]) src);
+        case BOOL -> Native.writeBooleans(ptr, h, 0, (boolean[]) src);
+      }
+    } finally {
+      tensor.exit();
+    }
+  }
+
+  /** The element count as a Java array length. */
+  int arrayLength() {
+    if (length < 0) {
+      throw new IllegalStateException("a tensor of shape " + shape + " does not fit in a Java array");
+    }
+    return length;
+  }
+
+  void checkLength(int n) {
+    if (n != arrayLength()) {
       throw new IllegalArgumentException(
           "array of length "
-              + length
+              + n
               + " does not match a tensor of shape "
-              + tensor.shape()
+              + shape
               + " ("
-              + tensor.shape().size()
+              + shape.size()
               + " elements)");
     }
   }
 
-  @Override
-  public Shape shape() {
+  Shape shape() {
     return tensor.shape();
   }
 
-  @Override
-  public DataType dataType() {
+  DataType dataType() {
     return tensor.dataType();
   }
 
-  @Override
-  public long numBytes() {
-    return tensor.shape().size() * tensor.dataType().byteSize();
+  long numBytes() {
+    return shape().size() * dataType.byteSize();
   }
 
-  @Override
-  public void close() {
+  void close() {
     tensor.close();
+    if (!readOnly) {
+      mirror = null;
+    }
   }
 
   @Override
   public String toString() {
-    return getClass().getSimpleName() + " " + tensor;
+    return tensor.toString();
   }
 }

@@ -26,6 +26,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * Calls every {@code native} method of {@link Native}, found by reflection (so natives added later

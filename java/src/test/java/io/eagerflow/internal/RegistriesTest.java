@@ -8,7 +8,6 @@ import io.eagerflow.EagerSession;
 import io.eagerflow.OperationBuilder;
 import io.eagerflow.Operand;
 import io.eagerflow.Output;
-import io.eagerflow.Shape;
 import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TType;
@@ -17,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * The library's global registries take exactly one registration, the library's own: on the class

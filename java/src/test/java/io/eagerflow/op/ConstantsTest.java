@@ -9,7 +9,6 @@ import io.eagerflow.DataType;
 import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
 import io.eagerflow.SessionStats;
-import io.eagerflow.Shape;
 import io.eagerflow.types.TBool;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TFloat64;
@@ -17,6 +16,7 @@ import io.eagerflow.types.TInt32;
 import io.eagerflow.types.TInt64;
 import io.eagerflow.types.TUint8;
 import org.junit.jupiter.api.Test;
+import org.tensorflow.ndarray.Shape;
 
 class ConstantsTest extends OpsTestBase {
   @Test

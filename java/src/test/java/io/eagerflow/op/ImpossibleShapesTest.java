@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eagerflow.Operand;
-import io.eagerflow.Shape;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TInt64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * No op makes a tensor whose shape a Java {@code long} cannot hold: a dimension or element count

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
-import io.eagerflow.Shape;
 import io.eagerflow.types.TBool;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TFloat64;
@@ -14,6 +13,7 @@ import io.eagerflow.types.TInt64;
 import io.eagerflow.types.TUint8;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.tensorflow.ndarray.Shape;
 
 /** A fresh session and {@code Ops} per test, and readers that turn outputs into Java arrays. */
 abstract class OpsTestBase {

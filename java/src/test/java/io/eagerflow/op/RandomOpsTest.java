@@ -8,13 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.eagerflow.DataType;
 import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
-import io.eagerflow.Shape;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TFloat64;
 import io.eagerflow.types.TInt32;
 import java.util.Arrays;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
+import org.tensorflow.ndarray.Shape;
 
 class RandomOpsTest extends OpsTestBase {
   private static final int N = 20_000;

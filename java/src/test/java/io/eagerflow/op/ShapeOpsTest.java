@@ -7,13 +7,13 @@ import io.eagerflow.DataType;
 import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
 import io.eagerflow.SessionStats;
-import io.eagerflow.Shape;
 import io.eagerflow.types.TBool;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TInt32;
 import io.eagerflow.types.TInt64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.tensorflow.ndarray.Shape;
 
 class ShapeOpsTest extends OpsTestBase {
   private Operand<TInt32> v(int... values) {

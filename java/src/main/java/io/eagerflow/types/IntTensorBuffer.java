@@ -1,0 +1,214 @@
+package io.eagerflow.types;
+
+import java.nio.BufferOverflowException;
+import java.nio.BufferUnderflowException;
+import java.nio.IntBuffer;
+import java.util.Objects;
+import org.tensorflow.ndarray.buffer.DataBuffer;
+import org.tensorflow.ndarray.buffer.DataStorageVisitor;
+import org.tensorflow.ndarray.buffer.IntDataBuffer;
+
+/**
+ * The data buffer behind a {@link TInt32} and every view or slice of it: a window on the
+ * tensor's heap mirror that checks on every access that the tensor is still usable (see {@link
+ * TensorBase}).
+ */
+final class IntTensorBuffer implements IntDataBuffer {
+  private final TensorBase base;
+  private final int offset;
+  private final int size;
+
+  IntTensorBuffer(TensorBase base, int offset, int size) {
+    this.base = base;
+    this.offset = offset;
+    this.size = size;
+  }
+
+  private int[] array() {
+    return (int[]) base.mirror();
+  }
+
+  private int[] writableArray() {
+    return (int[]) base.writableMirror();
+  }
+
+  private int position(long index) {
+    if (index < 0 || index >= size) {
+      throw new IndexOutOfBoundsException("index " + index + " of a buffer of size " + size);
+    }
+    return offset + (int) index;
+  }
+
+  @Override
+  public long size() {
+    return size;
+  }
+
+  @Override
+  public boolean isReadOnly() {
+    return base.isReadOnly();
+  }
+
+  @Override
+  public int getInt(long index) {
+    return array()[position(index)];
+  }
+
+  @Override
+  public IntDataBuffer setInt(int value, long index) {
+    writableArray()[position(index)] = value;
+    return this;
+  }
+
+  @Override
+  public IntDataBuffer read(int[] dst, int dstOffset, int length) {
+    Objects.checkFromIndexSize(dstOffset, length, dst.length);
+    if (length > size) {
+      throw new BufferUnderflowException();
+    }
+    if (offset == 0 && dstOffset == 0 && length == dst.length && length == base.arrayLength()) {
+      base.read(dst); // the whole tensor: straight from native memory while there is no mirror
+    } else {
+      System.arraycopy(array(), offset, dst, dstOffset, length);
+    }
+    return this;
+  }
+
+  @Override
+  public IntDataBuffer write(int[] src, int srcOffset, int length) {
+    Objects.checkFromIndexSize(srcOffset, length, src.length);
+    if (length > size) {
+      throw new BufferOverflowException();
+    }
+    System.arraycopy(src, srcOffset, writableArray(), offset, length);
+    return this;
+  }
+
+  @Override
+  public IntDataBuffer read(Integer[] dst, int dstOffset, int length) {
+    Objects.checkFromIndexSize(dstOffset, length, dst.length);
+    if (length > size) {
+      throw new BufferUnderflowException();
+    }
+    int[] a = array();
+    for (int i = 0; i < length; i++) {
+      dst[dstOffset + i] = a[offset + i];
+    }
+    return this;
+  }
+
+  @Override
+  public IntDataBuffer write(Integer[] src, int srcOffset, int length) {
+    Objects.checkFromIndexSize(srcOffset, length, src.length);
+    if (length > size) {
+      throw new BufferOverflowException();
+    }
+    for (int i = 0; i < length; i++) {
+      Objects.requireNonNull(src[srcOffset + i], "src[" + (srcOffset + i) + "]");
+    }
+    int[] a = writableArray();
+    for (int i = 0; i < length; i++) {
+      a[offset + i] = src[srcOffset + i];
+    }
+    return this;
+  }
+
+  @Override
+  public IntDataBuffer copyTo(DataBuffer<Integer> dst, long length) {
+    Objects.requireNonNull(dst, "dst");
+    if (length < 0 || length > size || length > dst.size()) {
+      throw new IllegalArgumentException(
+          "cannot copy " + length + " values from a buffer of " + size + " to one of " + dst.size());
+    }
+    if (dst instanceof IntDataBuffer f) {
+      int[] whole = offset == 0 && length == base.bufferSize() ? arrayOf(f, (int) length) : null;
+      if (whole != null) {
+        base.read(whole); // the whole tensor: straight from native memory while there is no mirror
+      } else {
+        f.write(array(), offset, (int) length);
+      }
+    } else {
+      int[] a = array();
+      for (int i = 0; i < length; i++) {
+        dst.setObject(a[offset + i], i);
+      }
+    }
+    return this;
+  }
+
+  @Override
+  public IntDataBuffer slice(long index, long length) {
+    Objects.checkFromIndexSize(index, length, size);
+    base.check();
+    return new IntTensorBuffer(base, offset + (int) index, (int) length);
+  }
+
+  @Override
+  public <R> R accept(DataStorageVisitor<R> visitor) {
+    if (offset != 0) {
+      return visitor.fallback(); // ndarray's raw buffers would ignore a slice's array offset
+    }
+    if (isReadOnly()) {
+      return visitor.visit(IntBuffer.wrap(array(), 0, size).slice().asReadOnlyBuffer());
+    }
+    return visitor.visit(IntBuffer.wrap(writableArray(), 0, size).slice());
+  }
+
+  /** The Java array behind all of {@code dst} if it has exactly {@code length} writable values. */
+  private static int[] arrayOf(IntDataBuffer dst, int length) {
+    if (dst.isReadOnly() || dst.size() != length) {
+      return null;
+    }
+    return dst.accept(
+        new DataStorageVisitor<int[]>() {
+          @Override
+          public int[] visit(IntBuffer b) {
+            boolean whole =
+                b.hasArray()
+                    && !b.isReadOnly()
+                    && b.arrayOffset() == 0
+                    && b.position() == 0
+                    && b.array().length == length;
+            return whole ? b.array() : null;
+          }
+
+          @Override
+          public int[] fallback() {
+            return null;
+          }
+        });
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof IntDataBuffer other) || other.size() != size) {
+      return false;
+    }
+    int[] a = array();
+    for (int i = 0; i < size; i++) {
+      if ((a[offset + i]) != (other.getInt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The hash ndarray's own buffers compute, so equal buffers hash alike. */
+  @Override
+  public int hashCode() {
+    int[] a = array();
+    int h = 1;
+    for (int i = 0; i < size; i++) {
+      h = 31 * h + Integer.hashCode(a[offset + i]);
+    }
+    return h;
+  }
+
+  @Override
+  public String toString() {
+    return "IntTensorBuffer(size=" + size + ", " + base + ")";
+  }
+}
