@@ -104,8 +104,8 @@ public final class Ops {
 
   private final Runner runner;
 
-  private Ops(EagerSession session) {
-    this.runner = new Runner(session);
+  private Ops(EagerSession session, Naming naming) {
+    this.runner = new Runner(session, naming);
     this.math = new MathOps(runner);
     this.linalg = new LinalgOps(runner);
     this.nn = new NnOps(runner);
@@ -125,7 +125,7 @@ public final class Ops {
     if (Objects.requireNonNull(session, "session").isClosed()) {
       throw new IllegalStateException("Eager session has been closed");
     }
-    return new Ops(session);
+    return new Ops(session, Naming.root());
   }
 
   /**
@@ -135,7 +135,7 @@ public final class Ops {
    * @return the ops
    */
   public static Ops create() {
-    return new Ops(EagerSession.getDefault());
+    return new Ops(EagerSession.getDefault(), Naming.root());
   }
 
   /**
@@ -145,6 +145,54 @@ public final class Ops {
    */
   public EagerSession session() {
     return runner.session;
+  }
+
+  /**
+   * Ops whose next op is named {@code opName}, as TensorFlow Java's {@code Ops.withName}: {@code
+   * tf.withName("logits").linalg.matMul(x, w).op().name()} is {@code "logits"} (inside a {@link
+   * #withSubScope sub-scope}, {@code "scope/logits"}); each further op made through the returned
+   * object is named {@code opName} too, made unique as {@code opName_1}, {@code opName_2}, ....
+   *
+   * <p>There is no graph in eagerflow: a name is only the label {@link
+   * io.eagerflow.Operation#name()} returns; nothing looks ops up by name. Ops made through a
+   * renamed {@code Ops} do not take the native fast path, which costs about a builder's overhead
+   * per op.
+   *
+   * @param opName a name of letters, digits, {@code '.'}, {@code '_'} and {@code '-'}, not
+   *     starting with {@code '_'} or {@code '-'}
+   * @return ops in the same session and scope that name their ops {@code opName}
+   * @throws IllegalArgumentException if {@code opName} is null or not a valid name
+   * @throws IllegalStateException if the session is closed
+   */
+  public Ops withName(String opName) {
+    checkOpen();
+    return new Ops(runner.session, runner.naming.withName(opName));
+  }
+
+  /**
+   * Ops whose op names are prefixed with {@code childScopeName/}, as TensorFlow Java's {@code
+   * Ops.withSubScope}: {@code tf.withSubScope("layer1").math.add(x, y).op().name()} is {@code
+   * "layer1/AddV2"}. Sub-scopes nest ({@code "layer1/dense/MatMul"}); a scope name used twice
+   * under one parent becomes {@code layer1_1}, and names are unique within each scope. With a
+   * name set by {@link #withName}, that name is the scope's.
+   *
+   * <p>Names only: there is no graph and no scope of anything but names; tensors' lifetimes
+   * follow the session, {@link io.eagerflow.EagerScope} and {@link EagerSession#release}.
+   *
+   * @param childScopeName the sub-scope's name, valid as for {@link #withName}
+   * @return ops in the same session whose op names are prefixed by the sub-scope
+   * @throws IllegalArgumentException if the name is null or not a valid name
+   * @throws IllegalStateException if the session is closed
+   */
+  public Ops withSubScope(String childScopeName) {
+    checkOpen();
+    return new Ops(runner.session, runner.naming.withSubScope(childScopeName));
+  }
+
+  private void checkOpen() {
+    if (runner.session.isClosed()) {
+      throw new IllegalStateException("Eager session has been closed");
+    }
   }
 
   // ---- Constants ------------------------------------------------------------------------------
@@ -664,10 +712,10 @@ public final class Ops {
    * A constant holding a snapshot of {@code tensor}'s values: later changes to a standalone tensor
    * do not show in the constant.
    *
-   * @param tensor a standalone tensor, or the tensor of an output of this session
+   * @param tensor a standalone tensor, or the tensor of an output of this or another open session
    * @return the constant, of the tensor's shape and type
    * @throws NullPointerException if {@code tensor} is null
-   * @throws IllegalArgumentException if the tensor belongs to another session
+   * @throws IllegalStateException if the tensor was closed or released, or its session closed
    * @throws IllegalStateException if the tensor was closed or released
    */
   public <T extends TType> Operand<T> constantOf(T tensor) {
