@@ -47,10 +47,19 @@ import java.util.Objects;
  *       runs;
  *   <li>{@link IllegalArgumentException} for shapes, dtypes, axes or attributes the op does not
  *       accept; the message names the op, the operand and the shapes or dtypes involved;
- *   <li>{@link IllegalStateException} if the session is closed or an operand was released;
+ *   <li>{@link IllegalStateException} if the session is closed, an operand was released, or an
+ *       operand's (other) session is closed;
  *   <li>{@link io.eagerflow.NativeMemoryExhaustedException} if the session's memory limit would be
  *       exceeded.
  * </ul>
+ *
+ * <p>Errors the native core finds are thrown as TensorFlow Java's subclasses of these, from
+ * {@link io.eagerflow.exceptions}: {@code TFInvalidArgumentException}, {@code
+ * TFFailedPreconditionException}, {@code TFOutOfRangeException} and {@code
+ * TFResourceExhaustedException}.
+ *
+ * <p>Operands may come from another open session, as in TensorFlow Java: the op's output belongs
+ * to this object's session, the input stays owned by its own.
  *
  * <p>Immutable and thread-safe: one {@code Ops} may be shared by any number of threads. Op names
  * are generated lazily, only when {@link io.eagerflow.Operation#name()} is asked.
