@@ -131,10 +131,11 @@ class TensorFlowSurfaceTest {
       assertEquals(2f, ((TFloat32) parts[1].asTensor()).getFloat(0));
       assertThrows(IndexOutOfBoundsException.class, () -> split.outputList(1, 2));
 
-      Operation ce =
+      Op result =
           tf.nn.softmaxCrossEntropyWithLogits(
-                  tf.constant(new float[][] {{1f, 2f}}), tf.constant(new float[][] {{0f, 1f}}))
-              .op();
+              tf.constant(new float[][] {{1f, 2f}}), tf.constant(new float[][] {{0f, 1f}}));
+      assertSame(session, result.env());
+      Operation ce = result.op();
       assertEquals(1, ce.outputListLength("loss"));
       assertEquals(1, ce.outputListLength("backprop"));
 
