@@ -1,5 +1,7 @@
 //! The crate's one error type. Each variant maps to one Java exception class
-//! (see `jni::exception_class`); the message is what the Java caller reads.
+//! (see `jni::exception_class`: TensorFlow Java's names from
+//! `io.eagerflow.exceptions`, subclasses of the JDK classes named below); the
+//! message is what the Java caller reads.
 
 /// Errors from the core. Messages name the op, operand, shapes or dtypes involved.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

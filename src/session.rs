@@ -287,6 +287,20 @@ impl Session {
         self.table.insert_all(outputs.into_iter().map(Arc::new))
     }
 
+    /// Runs op `op` on `tensors`, which the caller resolved (inputs of other
+    /// sessions included: each `Arc` keeps its tensor alive for the call while
+    /// its bytes stay counted by its own session), and stores the outputs here.
+    pub fn execute_tensors(
+        &self,
+        op: usize,
+        tensors: &[Arc<Tensor>],
+        list_lens: Option<&[i32]>,
+        attrs: &Attrs,
+    ) -> Result<Outputs> {
+        let outputs = Registry::global().run(op, &self.account, tensors, list_lens, attrs)?;
+        self.table.insert_all(outputs.into_iter().map(Arc::new))
+    }
+
     /// Runs an attribute-free op that yields one output (Java's fast path),
     /// on the tensors behind `inputs` followed by `extra`, a temporary input
     /// that never enters the table (see [`scratch_scalar`]). An op that yields

@@ -168,6 +168,23 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_opAttrNames<'l>(
     })
 }
 
+/// The argument names of op `op` as TensorFlow's op definition has them:
+/// inputs comma-separated, `;`, outputs; a list argument's name ends in `[]`.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_opArgNames<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    op: jint,
+) -> JString<'l> {
+    boundary(&mut env, "opArgNames", |env| {
+        let registry = Registry::global();
+        let op = index(op.into(), "op index")?;
+        let inputs = registry.def(op)?.inputs.join(",");
+        let text = format!("{inputs};{}", registry.output_names(op)?.join(","));
+        Ok(JString::from_str(env, text)?)
+    })
+}
+
 /// Fast path: a one-input, one-output op with no attributes.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_eagerflow_internal_Native_execute1<'l>(
@@ -237,35 +254,123 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
     boundary(&mut env, "execute", |env| {
         let session = session_ref(session_ptr)?;
         let handles = long_array(env, &inputs, session.account())?;
-        let lens = if list_lens.is_null() {
-            None
-        } else {
-            let mut v = Scratch::filled(session.account(), list_lens.len(env)?, 0i32)?;
-            list_lens.get_region(env, 0, &mut v)?;
-            Some(v)
-        };
-        let encoded = long_array(env, &attrs, session.account())?;
-        let registry = Registry::global();
-        let names = registry.attr_names(op as usize);
-        let attrs = Attrs::decode(&encoded, names, |table, handle| {
-            let owner: &Session = if table == 0 {
-                Session::standalone()
-            } else {
-                &session
-            };
-            Ok((*owner.tensor(handle)?).clone())
-        })
-        .map_err(|e| e.in_op(registry.name(op as usize)))?;
+        let (lens, attrs) = lens_and_attrs(env, &session, op, &list_lens, &attrs)?;
         let outputs =
             session.execute(op as usize, as_handles(&handles), lens.as_deref(), &attrs)?;
-        let out = env.new_long_array(outputs.len())?;
-        let mut outputs: Vec<i64> = outputs.into_iter().map(|h| h as i64).collect();
-        if let Some(first) = outputs.first_mut() {
-            *first = signal(&session, *first as u64);
-        }
-        out.set_region(env, 0, &outputs)?;
-        Ok(out)
+        output_array(env, &session, outputs)
     })
+}
+
+/// The general path for inputs from several sessions: input `i` is handle
+/// `inputs[i]` of session `input_sessions[i]` (each open; the op's own
+/// session included), and the outputs go to `session_id`. With
+/// `scalar_dtype >= 0` a scalar of that dtype holding `scalar_value`, made
+/// here and never stored or counted, is appended as the last input (as
+/// `executeWithScalar`). Each input's tensor is held for the call only: its
+/// lifetime and bytes stay with its own session.
+#[allow(clippy::too_many_arguments)]
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_executeMixed<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    session_id: jlong,
+    op: jint,
+    inputs: JLongArray<'l>,
+    input_sessions: JLongArray<'l>,
+    list_lens: JIntArray<'l>,
+    attrs: JLongArray<'l>,
+    scalar_dtype: jint,
+    scalar_value: jdouble,
+) -> JLongArray<'l> {
+    boundary(&mut env, "executeMixed", |env| {
+        let session = session_ref(session_id)?;
+        let handles = long_array(env, &inputs, session.account())?;
+        let owners = long_array(env, &input_sessions, session.account())?;
+        let name = Registry::global().name(op as usize);
+        if owners.len() != handles.len() {
+            return Err(Failure::Core(Error::invalid(format!(
+                "{name}: {} inputs but {} input sessions",
+                handles.len(),
+                owners.len()
+            ))));
+        }
+        let mut tensors = Vec::new();
+        tensors
+            .try_reserve(handles.len() + 1)
+            .map_err(|_| Error::MemoryExhausted {
+                requested: handles.len() as u64,
+                live: session.account().live_bytes(),
+                limit: None,
+            })?;
+        for (&h, &owner) in handles.iter().zip(owners.iter()) {
+            let t = if owner == session_id {
+                session.tensor(h as u64)
+            } else {
+                session_ref(owner)
+                    .map_err(|_| {
+                        Failure::Core(Error::state(format!(
+                            "{name}: an input's session has been closed"
+                        )))
+                    })?
+                    .tensor(h as u64)
+            };
+            tensors.push(t.map_err(|e| e.in_op(name))?);
+        }
+        if scalar_dtype >= 0 {
+            let scalar = scratch_scalar(DataType::from_code(scalar_dtype)?, scalar_value)?;
+            tensors.push(std::sync::Arc::new(scalar));
+        }
+        let (lens, attrs) = lens_and_attrs(env, &session, op, &list_lens, &attrs)?;
+        let outputs = session.execute_tensors(op as usize, &tensors, lens.as_deref(), &attrs)?;
+        drop(tensors);
+        output_array(env, &session, outputs)
+    })
+}
+
+/// Decodes an op call's list lengths (`null`: every argument single) and
+/// attributes; a tensor attribute names table 0 (standalone) or the session.
+fn lens_and_attrs(
+    env: &mut jni::Env<'_>,
+    session: &Session,
+    op: jint,
+    list_lens: &JIntArray<'_>,
+    attrs: &JLongArray<'_>,
+) -> Result<(Option<Scratch<i32>>, Attrs), Failure> {
+    let lens = if list_lens.is_null() {
+        None
+    } else {
+        let mut v = Scratch::filled(session.account(), list_lens.len(env)?, 0i32)?;
+        list_lens.get_region(env, 0, &mut v)?;
+        Some(v)
+    };
+    let encoded = long_array(env, attrs, session.account())?;
+    let registry = Registry::global();
+    let names = registry.attr_names(op as usize);
+    let attrs = Attrs::decode(&encoded, names, |table, handle| {
+        let owner: &Session = if table == 0 {
+            Session::standalone()
+        } else {
+            session
+        };
+        Ok((*owner.tensor(handle)?).clone())
+    })
+    .map_err(|e| e.in_op(registry.name(op as usize)))?;
+    Ok((lens, attrs))
+}
+
+/// An op's output handles for Java, the first marked by [`signal`].
+fn output_array<'l>(
+    env: &mut jni::Env<'l>,
+    session: &Session,
+    outputs: crate::session::Outputs,
+) -> Result<JLongArray<'l>, Failure> {
+    let out = env.new_long_array(outputs.len())?;
+    let mut outputs: Vec<i64> = outputs.into_iter().map(|h| h as i64).collect();
+    if let Some(first) = outputs.first_mut() {
+        *first = signal(session, *first as u64);
+    }
+    out.set_region(env, 0, &outputs)?;
+    Ok(out)
 }
 
 /// `[dtype code, rank, dims...]` of a tensor.

@@ -46,18 +46,24 @@ impl From<jni::errors::Error> for Failure {
 
 type Res<T> = std::result::Result<T, Failure>;
 
-/// Maps core errors to JDK exceptions by variant, and panics to a
+/// Maps core errors by variant to TensorFlow Java's exception classes in
+/// `io.eagerflow.exceptions`, each a subclass of the JDK exception (or
+/// `NativeMemoryExhaustedException`) thrown for that case before, and panics to a
 /// `RuntimeException` naming the export, with the panic's message, location
 /// and backtrace (and, from a kernel, the op and its inputs; see `panics`).
 struct ThrowJava;
 
 fn exception_class(e: &Error) -> &'static jni::strings::JNIStr {
     match e {
-        Error::InvalidArgument(_) => jni_str!("java/lang/IllegalArgumentException"),
-        Error::IllegalState(_) => jni_str!("java/lang/IllegalStateException"),
-        Error::OutOfRange(_) => jni_str!("java/lang/IndexOutOfBoundsException"),
+        Error::InvalidArgument(_) => {
+            jni_str!("io/eagerflow/exceptions/TFInvalidArgumentException")
+        }
+        Error::IllegalState(_) => jni_str!("io/eagerflow/exceptions/TFFailedPreconditionException"),
+        Error::OutOfRange(_) => jni_str!("io/eagerflow/exceptions/TFOutOfRangeException"),
         Error::Unsupported(_) => jni_str!("java/lang/UnsupportedOperationException"),
-        Error::MemoryExhausted { .. } => jni_str!("io/eagerflow/NativeMemoryExhaustedException"),
+        Error::MemoryExhausted { .. } => {
+            jni_str!("io/eagerflow/exceptions/TFResourceExhaustedException")
+        }
     }
 }
 

@@ -14,6 +14,7 @@ mod parallel;
 mod random;
 mod reduce;
 mod shape;
+mod signature;
 #[cfg(any(test, feature = "testing"))]
 mod testing;
 
@@ -129,6 +130,13 @@ impl Registry {
     /// inferred ones (see [`Attrs::decode`]).
     pub fn attr_names(&self, index: usize) -> &[&'static str] {
         self.attr_names.get(index).map_or(&[], Vec::as_slice)
+    }
+
+    /// The output argument names of op `index` (a list's ends in `[]`).
+    pub fn output_names(&self, index: usize) -> Result<&'static [&'static str]> {
+        let def = self.def(index)?;
+        signature::output_args(def.name)
+            .ok_or_else(|| Error::invalid(format!("{}: output names are not known", def.name)))
     }
 
     /// Whether op `index` always yields exactly one output.

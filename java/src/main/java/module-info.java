@@ -1,7 +1,8 @@
 /**
  * eagerflow: an eager tensor runtime with TensorFlow Java's eager API.
  *
- * <p>Only {@code io.eagerflow}, {@code io.eagerflow.op} and {@code io.eagerflow.types} are API.
+ * <p>Only {@code io.eagerflow}, {@code io.eagerflow.op}, {@code io.eagerflow.types} and {@code
+ * io.eagerflow.exceptions} are API.
  * {@code io.eagerflow.internal} holds the JNI boundary and the session machinery; it is not
  * exported, so on the module path no other module can call it. The module calls {@code
  * System.load}: on JDK 22 and later run with {@code --enable-native-access=io.eagerflow}.
@@ -15,4 +16,5 @@ module io.eagerflow {
   exports io.eagerflow;
   exports io.eagerflow.op;
   exports io.eagerflow.types;
+  exports io.eagerflow.exceptions;
 }

@@ -18,6 +18,24 @@ public enum DataType {
   /** Boolean. */
   BOOL(10, 1);
 
+  /** TensorFlow Java's name ({@code org.tensorflow.proto.DataType}) for {@link #FLOAT}. */
+  public static final DataType DT_FLOAT = FLOAT;
+
+  /** TensorFlow Java's name for {@link #DOUBLE}. */
+  public static final DataType DT_DOUBLE = DOUBLE;
+
+  /** TensorFlow Java's name for {@link #INT32}. */
+  public static final DataType DT_INT32 = INT32;
+
+  /** TensorFlow Java's name for {@link #UINT8}. */
+  public static final DataType DT_UINT8 = UINT8;
+
+  /** TensorFlow Java's name for {@link #INT64}. */
+  public static final DataType DT_INT64 = INT64;
+
+  /** TensorFlow Java's name for {@link #BOOL}. */
+  public static final DataType DT_BOOL = BOOL;
+
   private final int code;
   private final int byteSize;
 

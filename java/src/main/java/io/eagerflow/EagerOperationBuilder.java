@@ -43,6 +43,8 @@ final class EagerOperationBuilder implements OperationBuilder {
   private long[] attrs;
   private int attrLength;
   private List<TType> tensorAttrs;
+  /** Whether an input comes from another session (then build() takes the mixed path). */
+  private boolean foreign;
   /** The first attribute name the op does not have; build() throws for it. */
   private String unknownAttr;
   private boolean built;
@@ -66,10 +68,28 @@ final class EagerOperationBuilder implements OperationBuilder {
   private void checkInput(Output<?> input, String what) {
     Objects.requireNonNull(input, what);
     if (input.session() != session) {
-      throw new IllegalArgumentException(
-          op.type() + ": " + what + " " + input + " belongs to another session");
+      checkForeign(op.type(), input, what);
+      foreign = true;
     }
     input.checkUsable();
+  }
+
+  /**
+   * Checks an input made by another session: it may be read while that session is open.
+   *
+   * @throws IllegalStateException naming the op and the input if the other session is closed
+   */
+  static void checkForeign(String opType, Output<?> input, String what) {
+    if (input.core().isClosed()) {
+      throw new IllegalStateException(
+          opType
+              + ": "
+              + what
+              + " "
+              + input
+              + " is from another session: "
+              + SessionCore.CLOSED_MESSAGE);
+    }
   }
 
   private void addArg(int len) {
@@ -252,27 +272,37 @@ final class EagerOperationBuilder implements OperationBuilder {
   }
 
   @Override
-  public Operation build() {
+  public EagerOperation build() {
     checkNotBuilt();
     built = true;
     SessionCore core = session.core();
     long ptr = core.enter();
+    long[] owners = null;
     try {
       core.safePoint(ptr);
+      if (foreign) {
+        // Entered until the call returns, so another session cannot close under it.
+        owners = enterOwners(ptr);
+      }
       for (Output<?> in : inputs) {
         in.checkUsable();
       }
       long[] handles;
+      long[] sessions = owners;
       try {
-        handles = run(ptr);
+        handles = run(ptr, sessions);
       } catch (NativeMemoryExhaustedException e) {
-        handles = core.retryAfterExhausted(ptr, e, () -> run(ptr));
+        handles = core.retryAfterExhausted(ptr, e, () -> run(ptr, sessions));
       }
       if (handles.length > 0) {
         handles[0] = core.handle(ptr, handles[0]);
       }
-      return new EagerOperation(session, op.type(), name, handles).track();
+      int[] lists = listLens == null ? null : Arrays.copyOf(listLens, args);
+      return new EagerOperation(session, op.type(), name, handles, lists).track();
     } finally {
+      if (owners != null) {
+        exitOwners(ptr, owners);
+      }
       core.exit();
       // Inputs and tensor attributes must stay reachable until the native call returned, or
       // the cleanup strategy could free them during it.
@@ -292,12 +322,64 @@ final class EagerOperationBuilder implements OperationBuilder {
         : Native.execute2(ptr, op.index(), x.handle, y.handle);
   }
 
-  private long[] run(long ptr) {
+  /**
+   * Enters the session of each input ({@code ptr} for this session's own) and returns their ids
+   * in input order; on failure exits those it entered.
+   */
+  private long[] enterOwners(long ptr) {
+    long[] owners = new long[inputs.size()];
+    int i = 0;
+    try {
+      for (; i < owners.length; i++) {
+        Output<?> in = inputs.get(i);
+        if (in.session() == session) {
+          owners[i] = ptr;
+        } else {
+          checkForeign(op.type(), in, "input");
+          try {
+            owners[i] = in.core().enter();
+          } catch (IllegalStateException e) {
+            checkForeign(op.type(), in, "input"); // closed meanwhile: say so
+            throw e;
+          }
+        }
+      }
+      return owners;
+    } catch (RuntimeException e) {
+      exitOwners(ptr, Arrays.copyOf(owners, i));
+      throw e;
+    }
+  }
+
+  private void exitOwners(long ptr, long[] owners) {
+    for (int i = 0; i < owners.length; i++) {
+      if (owners[i] != ptr) {
+        inputs.get(i).core().exit();
+      }
+    }
+  }
+
+  private long[] run(long ptr, long[] owners) {
     if (unknownAttr != null) {
       throw op.unknownAttr(unknownAttr);
     }
     int n = inputs.size();
     boolean plain = listLens == null && attrs == null;
+    if (owners != null) {
+      long[] in = new long[n];
+      for (int i = 0; i < n; i++) {
+        in[i] = inputs.get(i).handle;
+      }
+      return Native.executeMixed(
+          ptr,
+          op.index(),
+          in,
+          owners,
+          listLens == null ? null : Arrays.copyOf(listLens, args),
+          attrs == null ? null : Arrays.copyOf(attrs, attrLength),
+          -1,
+          0);
+    }
     if (plain && op.singleOutput() && (n == 1 || n == 2)) {
       return new long[] {executeSingle(ptr, op, inputs.get(0), n == 2 ? inputs.get(1) : null)};
     }

@@ -3,7 +3,6 @@ package io.eagerflow;
 import io.eagerflow.internal.LeakSites;
 import io.eagerflow.internal.LibraryCleaner;
 import io.eagerflow.internal.Native;
-import io.eagerflow.internal.NativeScope;
 import io.eagerflow.internal.NativeTensor;
 import io.eagerflow.internal.OpInfo;
 import io.eagerflow.internal.SessionAccess;
@@ -506,9 +505,6 @@ public final class EagerSession implements AutoCloseable {
         long sourcePtr = source.enter();
         long handle;
         try {
-          if (source.scope() != NativeScope.STANDALONE && source.scope() != core) {
-            throw new IllegalArgumentException("the tensor belongs to another session");
-          }
           long raw;
           try {
             raw = Native.copyTensor(ptr, sourcePtr, source.handle());
@@ -530,8 +526,13 @@ public final class EagerSession implements AutoCloseable {
     }
 
     @Override
-    public OperationBuilder opBuilder(EagerSession session, OpInfo op) {
-      return new EagerOperationBuilder(session, op, null);
+    public OperationBuilder opBuilder(EagerSession session, OpInfo op, String name) {
+      return new EagerOperationBuilder(session, op, name);
+    }
+
+    @Override
+    public void name(Output<?> output, String name) {
+      output.operation().rename(name);
     }
 
     @Override
@@ -544,8 +545,17 @@ public final class EagerSession implements AutoCloseable {
         }
         return b.build().output(0);
       }
-      Output<?> x = input(session, op, inputs[0]);
-      Output<?> y = n == 2 ? input(session, op, inputs[1]) : null;
+      Output<?> x = input(inputs[0]);
+      Output<?> y = n == 2 ? input(inputs[1]) : null;
+      if (x.session() != session || (y != null && y.session() != session)) {
+        // Inputs of another session take the builder's path, which enters that session.
+        EagerOperationBuilder b = new EagerOperationBuilder(session, op, null);
+        b.addInput(x);
+        if (y != null) {
+          b.addInput(y);
+        }
+        return b.build().output(0);
+      }
       SessionCore core = session.core;
       long ptr = core.enter();
       try {
@@ -574,7 +584,10 @@ public final class EagerSession implements AutoCloseable {
     @Override
     public <T extends TType> Output<T> runWithScalar(
         EagerSession session, OpInfo op, Operand<?> input, DataType dataType, double value) {
-      Output<?> x = input(session, op, input);
+      Output<?> x = input(input);
+      if (x.session() != session) {
+        return runWithScalarOf(session, op, x, dataType, value);
+      }
       SessionCore core = session.core;
       long ptr = core.enter();
       try {
@@ -598,17 +611,55 @@ public final class EagerSession implements AutoCloseable {
       }
     }
 
-    private static Output<?> input(EagerSession session, OpInfo op, Operand<?> operand) {
-      // An Output is checked by checkUsable() below; other Operands may compute their output.
-      Output<?> o =
-          Objects.requireNonNull(operand, "input") instanceof Output<?> out
-              ? out
-              : operand.asOutput();
-      if (o.session() != session) {
-        throw new IllegalArgumentException(
-            op.type() + ": input " + o + " belongs to another session");
+    /** {@link #runWithScalar} on an input of another session, which stays entered meanwhile. */
+    private static <T extends TType> Output<T> runWithScalarOf(
+        EagerSession session, OpInfo op, Output<?> x, DataType dataType, double value) {
+      EagerOperationBuilder.checkForeign(op.type(), x, "input");
+      SessionCore core = session.core;
+      long ptr = core.enter();
+      try {
+        core.safePoint(ptr);
+        long owner;
+        try {
+          owner = x.core().enter();
+        } catch (IllegalStateException e) {
+          EagerOperationBuilder.checkForeign(op.type(), x, "input");
+          throw e;
+        }
+        try {
+          x.checkUsable();
+          long[] in = {x.handle};
+          long[] owners = {owner};
+          int index = op.index();
+          int dtype = dataType.code();
+          long[] raw;
+          try {
+            raw = Native.executeMixed(ptr, index, in, owners, null, null, dtype, value);
+          } catch (NativeMemoryExhaustedException e) {
+            raw =
+                core.retryAfterExhausted(
+                    ptr,
+                    e,
+                    () -> Native.executeMixed(ptr, index, in, owners, null, null, dtype, value));
+          }
+          long handle = core.handle(ptr, raw[0]);
+          return new EagerOperation(session, op.type(), handle, dataType, null)
+              .track()
+              .output(0);
+        } finally {
+          x.core().exit();
+        }
+      } finally {
+        core.exit();
+        Reference.reachabilityFence(x);
       }
-      return o;
+    }
+
+    private static Output<?> input(Operand<?> operand) {
+      // An Output is checked by checkUsable() below; other Operands may compute their output.
+      return Objects.requireNonNull(operand, "input") instanceof Output<?> out
+          ? out
+          : operand.asOutput();
     }
   }
 }

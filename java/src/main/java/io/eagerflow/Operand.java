@@ -1,5 +1,6 @@
 package io.eagerflow;
 
+import io.eagerflow.op.Op;
 import io.eagerflow.types.TType;
 import org.tensorflow.ndarray.Shape;
 
@@ -9,9 +10,19 @@ import org.tensorflow.ndarray.Shape;
  *
  * @param <T> the tensor type of the value
  */
-public interface Operand<T extends TType> {
+public interface Operand<T extends TType> extends Op {
   /** The output this operand stands for. */
   Output<T> asOutput();
+
+  /**
+   * The operation that made this operand's value.
+   *
+   * @throws IllegalStateException if the session is closed
+   */
+  @Override
+  default Operation op() {
+    return asOutput().op();
+  }
 
   /**
    * The value as a read-only tensor sharing the operand's native buffer. The tensor keeps the

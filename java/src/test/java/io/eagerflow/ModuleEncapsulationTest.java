@@ -146,7 +146,8 @@ class ModuleEncapsulationTest {
             "API 3.0",
             "TENSOR 5.0",
             "SHAPE [2]",
-            "MODULE io.eagerflow exports [io.eagerflow, io.eagerflow.op, io.eagerflow.types]",
+            "MODULE io.eagerflow exports [io.eagerflow, io.eagerflow.exceptions, io.eagerflow.op,"
+                + " io.eagerflow.types]",
             "DENIED io.eagerflow.internal.Native",
             "SEALED io.eagerflow.internal.Native",
             "DENIED io.eagerflow.internal.SessionAccess",

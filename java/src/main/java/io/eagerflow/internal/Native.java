@@ -67,7 +67,28 @@ public final class Native {
    * The attribute names op {@code op} accepts: its own, comma-separated, then {@code ';'}, then
    * the inferred type and count attributes. An attribute's id is its position in this list.
    */
+  /**
+   * As {@link #execute}, with input {@code i} taken from session {@code inputSessions[i]} (each
+   * entered by the caller; {@code session} for its own); with {@code scalarDtype >= 0} a scalar of
+   * that dtype holding {@code scalarValue}, never stored or counted, is the last input.
+   */
+  public static native long[] executeMixed(
+      long session,
+      int op,
+      long[] inputs,
+      long[] inputSessions,
+      int[] listLens,
+      long[] attrs,
+      int scalarDtype,
+      double scalarValue);
+
   public static native String opAttrNames(int op);
+
+  /**
+   * The argument names of op {@code op}: inputs, comma-separated, then {@code ';'}, then outputs;
+   * a list argument's name ends in {@code "[]"}.
+   */
+  public static native String opArgNames(int op);
 
   /**
    * Runs an attribute-free op that always yields one output ({@link #opSingleOutput}) on one

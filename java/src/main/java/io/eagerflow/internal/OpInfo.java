@@ -17,6 +17,18 @@ public final class OpInfo {
   private final int index;
   private final boolean singleOutput;
   private volatile Attrs attrs;
+  private volatile Args args;
+
+  /** The op's input and output argument names; a list's end in "[]". */
+  private static final class Args {
+    final String[] inputs;
+    final String[] outputs;
+
+    Args(String[] inputs, String[] outputs) {
+      this.inputs = inputs;
+      this.outputs = outputs;
+    }
+  }
 
   /** The op's attribute names by id, and the ones it documents (the rest are inferred). */
   private static final class Attrs {
@@ -70,13 +82,69 @@ public final class OpInfo {
   /** The error for setting attribute {@code name}, which this op does not have. */
   public IllegalArgumentException unknownAttr(String name) {
     String own = attrs().own;
-    return new IllegalArgumentException(
+    return new io.eagerflow.exceptions.TFInvalidArgumentException(
         type
             + ": unknown attribute '"
             + name
             + "' (known: "
             + (own.isEmpty() ? "none" : own.replace(",", ", "))
             + ")");
+  }
+
+  /**
+   * The position of input (or output) argument {@code name} among the op's input (or output)
+   * arguments.
+   *
+   * @throws io.eagerflow.exceptions.TFInvalidArgumentException if the op has no such argument
+   */
+  public int argIndex(String name, boolean input) {
+    java.util.Objects.requireNonNull(name, "name");
+    String[] names = input ? args().inputs : args().outputs;
+    for (int i = 0; i < names.length; i++) {
+      String n = names[i];
+      if (n.equals(name) || n.equals(name + "[]")) {
+        return i;
+      }
+    }
+    StringBuilder known = new StringBuilder();
+    for (String n : names) {
+      known.append(known.length() == 0 ? "" : ", ").append(n.replace("[]", ""));
+    }
+    throw new io.eagerflow.exceptions.TFInvalidArgumentException(
+        type
+            + ": no "
+            + (input ? "input" : "output")
+            + " argument named '"
+            + name
+            + "' (known: "
+            + (known.length() == 0 ? "none" : known)
+            + ")");
+  }
+
+  /** Whether output argument {@code arg} (see {@link #argIndex}) is a list. */
+  public boolean isListOutput(int arg) {
+    return args().outputs[arg].endsWith("[]");
+  }
+
+  /** How many output arguments the op has (a list counts once). */
+  public int numOutputArgs() {
+    return args().outputs.length;
+  }
+
+  private Args args() {
+    Args a = args;
+    if (a == null) {
+      // Races are benign: every thread computes the same names.
+      String names = Native.opArgNames(index);
+      int semi = names.indexOf(';');
+      a = new Args(split(names.substring(0, semi)), split(names.substring(semi + 1)));
+      args = a;
+    }
+    return a;
+  }
+
+  private static String[] split(String list) {
+    return list.isEmpty() ? new String[0] : list.split(",");
   }
 
   private Attrs attrs() {

@@ -58,9 +58,12 @@ public abstract class SessionAccess {
   /**
    * A builder for {@code op} in {@code session}, without the name lookup of {@code
    * EagerSession.opBuilder}; the session is checked (and cleaned, at safe points) at {@code
-   * build()}.
+   * build()}. A null {@code name} gives the session's generated name.
    */
-  public abstract OperationBuilder opBuilder(EagerSession session, OpInfo op);
+  public abstract OperationBuilder opBuilder(EagerSession session, OpInfo op, String name);
+
+  /** Names the op of {@code output}, which the caller just made ({@code Ops.withName}). */
+  public abstract void name(Output<?> output, String name);
 
   /** Runs an attribute-free op with single inputs and returns its only output. */
   public abstract <T extends TType> Output<T> run(

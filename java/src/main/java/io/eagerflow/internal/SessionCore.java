@@ -329,7 +329,7 @@ public final class SessionCore extends NativeScope {
 
   private RuntimeException withStrategy(RuntimeException e) {
     if (e instanceof io.eagerflow.NativeMemoryExhaustedException) {
-      return new io.eagerflow.NativeMemoryExhaustedException(
+      return new io.eagerflow.exceptions.TFResourceExhaustedException(
           e.getMessage() + "; strategy " + strategyName);
     }
     return e;
@@ -366,7 +366,7 @@ public final class SessionCore extends NativeScope {
             + " session.newScope() scope, or raise maxNativeBytes"
             + (disabled ? ", or remove -XX:+DisableExplicitGC" : "");
     warnGivingUp(disabled ? "-XX:+DisableExplicitGC" : "collections no longer free enough");
-    return new io.eagerflow.NativeMemoryExhaustedException(
+    return new io.eagerflow.exceptions.TFResourceExhaustedException(
         e.getMessage() + "; strategy " + strategyName + "; " + saw + "; " + advice);
   }
 

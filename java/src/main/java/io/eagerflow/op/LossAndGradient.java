@@ -4,8 +4,11 @@ import io.eagerflow.Operation;
 import io.eagerflow.Output;
 import io.eagerflow.types.TNumber;
 
-/** The two outputs the cross-entropy ops share: the loss per row and its gradient. Immutable. */
-abstract class LossAndGradient<T extends TNumber> {
+/**
+ * The two outputs the cross-entropy ops share: the loss per row and its gradient. Immutable. An
+ * {@link Op}, as TensorFlow Java's op classes are.
+ */
+abstract class LossAndGradient<T extends TNumber> implements Op {
   private final Operation op;
 
   LossAndGradient(Operation op) {
@@ -35,6 +38,7 @@ abstract class LossAndGradient<T extends TNumber> {
    *
    * @return the operation
    */
+  @Override
   public Operation op() {
     return op;
   }

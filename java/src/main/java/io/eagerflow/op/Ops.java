@@ -61,10 +61,19 @@ import org.tensorflow.ndarray.buffer.LongDataBuffer;
  *       runs;
  *   <li>{@link IllegalArgumentException} for shapes, dtypes, axes or attributes the op does not
  *       accept; the message names the op, the operand and the shapes or dtypes involved;
- *   <li>{@link IllegalStateException} if the session is closed or an operand was released;
+ *   <li>{@link IllegalStateException} if the session is closed, an operand was released, or an
+ *       operand's (other) session is closed;
  *   <li>{@link io.eagerflow.NativeMemoryExhaustedException} if the session's memory limit would be
  *       exceeded.
  * </ul>
+ *
+ * <p>Errors the native core finds are thrown as TensorFlow Java's subclasses of these, from
+ * {@link io.eagerflow.exceptions}: {@code TFInvalidArgumentException}, {@code
+ * TFFailedPreconditionException}, {@code TFOutOfRangeException} and {@code
+ * TFResourceExhaustedException}.
+ *
+ * <p>Operands may come from another open session, as in TensorFlow Java: the op's output belongs
+ * to this object's session, the input stays owned by its own.
  *
  * <p>Immutable and thread-safe: one {@code Ops} may be shared by any number of threads. Op names
  * are generated lazily, only when {@link io.eagerflow.Operation#name()} is asked.
@@ -118,8 +127,8 @@ public final class Ops {
 
   private final Runner runner;
 
-  private Ops(EagerSession session) {
-    this.runner = new Runner(session);
+  private Ops(EagerSession session, Naming naming) {
+    this.runner = new Runner(session, naming);
     this.math = new MathOps(runner);
     this.linalg = new LinalgOps(runner);
     this.nn = new NnOps(runner);
@@ -139,7 +148,7 @@ public final class Ops {
     if (Objects.requireNonNull(session, "session").isClosed()) {
       throw new IllegalStateException("Eager session has been closed");
     }
-    return new Ops(session);
+    return new Ops(session, Naming.root());
   }
 
   /**
@@ -149,7 +158,7 @@ public final class Ops {
    * @return the ops
    */
   public static Ops create() {
-    return new Ops(EagerSession.getDefault());
+    return new Ops(EagerSession.getDefault(), Naming.root());
   }
 
   /**
@@ -159,6 +168,54 @@ public final class Ops {
    */
   public EagerSession session() {
     return runner.session;
+  }
+
+  /**
+   * Ops whose next op is named {@code opName}, as TensorFlow Java's {@code Ops.withName}: {@code
+   * tf.withName("logits").linalg.matMul(x, w).op().name()} is {@code "logits"} (inside a {@link
+   * #withSubScope sub-scope}, {@code "scope/logits"}); each further op made through the returned
+   * object is named {@code opName} too, made unique as {@code opName_1}, {@code opName_2}, ....
+   *
+   * <p>There is no graph in eagerflow: a name is only the label {@link
+   * io.eagerflow.Operation#name()} returns; nothing looks ops up by name. Ops made through a
+   * renamed {@code Ops} do not take the native fast path, which costs about a builder's overhead
+   * per op.
+   *
+   * @param opName a name of letters, digits, {@code '.'}, {@code '_'} and {@code '-'}, not
+   *     starting with {@code '_'} or {@code '-'}
+   * @return ops in the same session and scope that name their ops {@code opName}
+   * @throws IllegalArgumentException if {@code opName} is null or not a valid name
+   * @throws IllegalStateException if the session is closed
+   */
+  public Ops withName(String opName) {
+    checkOpen();
+    return new Ops(runner.session, runner.naming.withName(opName));
+  }
+
+  /**
+   * Ops whose op names are prefixed with {@code childScopeName/}, as TensorFlow Java's {@code
+   * Ops.withSubScope}: {@code tf.withSubScope("layer1").math.add(x, y).op().name()} is {@code
+   * "layer1/AddV2"}. Sub-scopes nest ({@code "layer1/dense/MatMul"}); a scope name used twice
+   * under one parent becomes {@code layer1_1}, and names are unique within each scope. With a
+   * name set by {@link #withName}, that name is the scope's.
+   *
+   * <p>Names only: there is no graph and no scope of anything but names; tensors' lifetimes
+   * follow the session, {@link io.eagerflow.EagerScope} and {@link EagerSession#release}.
+   *
+   * @param childScopeName the sub-scope's name, valid as for {@link #withName}
+   * @return ops in the same session whose op names are prefixed by the sub-scope
+   * @throws IllegalArgumentException if the name is null or not a valid name
+   * @throws IllegalStateException if the session is closed
+   */
+  public Ops withSubScope(String childScopeName) {
+    checkOpen();
+    return new Ops(runner.session, runner.naming.withSubScope(childScopeName));
+  }
+
+  private void checkOpen() {
+    if (runner.session.isClosed()) {
+      throw new IllegalStateException("Eager session has been closed");
+    }
   }
 
   // ---- Constants ------------------------------------------------------------------------------
@@ -872,10 +929,10 @@ public final class Ops {
    * A constant holding a snapshot of {@code tensor}'s values: later changes to a standalone tensor
    * do not show in the constant.
    *
-   * @param tensor a standalone tensor, or the tensor of an output of this session
+   * @param tensor a standalone tensor, or the tensor of an output of this or another open session
    * @return the constant, of the tensor's shape and type
    * @throws NullPointerException if {@code tensor} is null
-   * @throws IllegalArgumentException if the tensor belongs to another session
+   * @throws IllegalStateException if the tensor was closed or released, or its session closed
    * @throws IllegalStateException if the tensor was closed or released
    */
   public <T extends TType> Operand<T> constantOf(T tensor) {

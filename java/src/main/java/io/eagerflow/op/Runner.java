@@ -6,6 +6,7 @@ import io.eagerflow.Operand;
 import io.eagerflow.Operation;
 import io.eagerflow.OperationBuilder;
 import io.eagerflow.Output;
+import io.eagerflow.internal.OpInfo;
 import io.eagerflow.internal.SessionAccess;
 import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.types.TType;
@@ -26,14 +27,31 @@ final class Runner {
   private static final SessionAccess ACCESS = SessionAccess.get();
 
   final EagerSession session;
+  /** How ops are named: {@link Naming#isDefault()} unless made by withName or withSubScope. */
+  final Naming naming;
 
-  Runner(EagerSession session) {
+  Runner(EagerSession session, Naming naming) {
     this.session = session;
+    this.naming = naming;
   }
 
-  /** Runs attribute-free {@code op} on single inputs, on the fast path. */
+  /**
+   * Runs attribute-free {@code op} on single inputs, on the fast path unless the op gets a name
+   * asked for by {@link Ops#withName} or {@link Ops#withSubScope}.
+   */
   <T extends TType> Output<T> run(OpType op, Operand<?>... inputs) {
+    if (!naming.isDefault()) {
+      return builder(op, inputs).build().output(0);
+    }
     return ACCESS.run(session, op.info(), inputs);
+  }
+
+  /** Gives {@code out}'s op the next name of this runner's scope, if one was asked for. */
+  private <T extends TType> Output<T> named(Output<T> out, String type) {
+    if (!naming.isDefault()) {
+      ACCESS.name(out, naming.next(type));
+    }
+    return out;
   }
 
   /**
@@ -42,7 +60,7 @@ final class Runner {
    */
   <T extends TType> Output<T> runWithScalar(
       OpType op, Operand<?> input, DataType type, double value) {
-    return ACCESS.runWithScalar(session, op.info(), input, type, value);
+    return named(ACCESS.runWithScalar(session, op.info(), input, type, value), op.info().type());
   }
 
   /**
@@ -89,7 +107,9 @@ final class Runner {
 
   /** A builder for {@code op} with {@code inputs} added as single inputs. */
   OperationBuilder builder(OpType op, Operand<?>... inputs) {
-    OperationBuilder b = ACCESS.opBuilder(session, op.info());
+    OpInfo info = op.info();
+    OperationBuilder b =
+        ACCESS.opBuilder(session, info, naming.isDefault() ? null : naming.next(info.type()));
     for (Operand<?> in : inputs) {
       b.addInput(in.asOutput());
     }
@@ -98,11 +118,11 @@ final class Runner {
 
   /** A constant holding {@code data}, a primitive array of {@code shape.size()} elements. */
   <T extends TType> Output<T> constant(DataType type, Shape shape, Object data) {
-    return ACCESS.constant(session, type, shape, data);
+    return named(ACCESS.constant(session, type, shape, data), "Const");
   }
 
   <T extends TType> Output<T> constantOf(TType tensor) {
-    return ACCESS.constantOf(session, tensor);
+    return named(ACCESS.constantOf(session, tensor), "Const");
   }
 
   /**

@@ -51,15 +51,19 @@ class NativeLibraryTest {
 
   @ParameterizedTest
   @CsvSource({
-    "0, java.lang.IllegalArgumentException",
-    "1, java.lang.IllegalStateException",
-    "2, java.lang.IndexOutOfBoundsException",
-    "3, java.lang.UnsupportedOperationException",
-    "4, io.eagerflow.NativeMemoryExhaustedException",
+    "0, io.eagerflow.exceptions.TFInvalidArgumentException, java.lang.IllegalArgumentException",
+    "1, io.eagerflow.exceptions.TFFailedPreconditionException, java.lang.IllegalStateException",
+    "2, io.eagerflow.exceptions.TFOutOfRangeException, java.lang.IndexOutOfBoundsException",
+    "3, java.lang.UnsupportedOperationException, java.lang.UnsupportedOperationException",
+    "4, io.eagerflow.exceptions.TFResourceExhaustedException,"
+        + " io.eagerflow.NativeMemoryExhaustedException",
   })
-  void eachErrorKindArrivesAsItsException(int kind, Class<? extends RuntimeException> expected) {
+  void eachErrorKindArrivesAsItsException(
+      int kind, Class<? extends RuntimeException> expected, Class<?> catchable) {
     RuntimeException e = assertThrows(RuntimeException.class, () -> TestHooks.failForTest(kind));
     assertEquals(expected, e.getClass(), String.valueOf(e));
+    // Catch blocks written for the exception thrown before the TensorFlow names still work.
+    assertTrue(catchable.isInstance(e), String.valueOf(e));
     assertTrue(e.getMessage() != null && !e.getMessage().isEmpty());
   }
 

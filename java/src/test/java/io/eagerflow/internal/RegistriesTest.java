@@ -86,7 +86,12 @@ class RegistriesTest {
     }
 
     @Override
-    public OperationBuilder opBuilder(EagerSession session, OpInfo op) {
+    public OperationBuilder opBuilder(EagerSession session, OpInfo op, String name) {
+      throw new AssertionError("fake");
+    }
+
+    @Override
+    public void name(Output<?> output, String name) {
       throw new AssertionError("fake");
     }
 

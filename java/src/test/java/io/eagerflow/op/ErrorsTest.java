@@ -201,13 +201,15 @@ class ErrorsTest extends OpsTestBase {
   }
 
   @Test
-  void operandsOfAnotherSessionAreRejected() {
-    try (EagerSession other = EagerSession.create()) {
-      Operand<TFloat32> theirs = Ops.create(other).constant(1f);
-      IllegalArgumentException e =
-          assertThrows(IllegalArgumentException.class, () -> tf.math.add(tf.constant(1f), theirs));
-      assertMessageHas(e, "another session");
-    }
+  void operandsOfAClosedSessionAreRejected() {
+    EagerSession other = EagerSession.create();
+    Operand<TFloat32> theirs = Ops.create(other).constant(1f);
+    other.close();
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> tf.math.add(tf.constant(1f), theirs));
+    assertMessageHas(e, "AddV2");
+    assertMessageHas(e, "another session");
+    assertMessageHas(e, "Eager session has been closed");
   }
 
   @Test
