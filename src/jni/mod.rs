@@ -58,6 +58,7 @@ fn exception_class(e: &Error) -> &'static jni::strings::JNIStr {
         Error::OutOfRange(_) => jni_str!("java/lang/IndexOutOfBoundsException"),
         Error::Unsupported(_) => jni_str!("java/lang/UnsupportedOperationException"),
         Error::MemoryExhausted { .. } => jni_str!("io/eagerflow/NativeMemoryExhaustedException"),
+        Error::Panicked(_) => jni_str!("java/lang/RuntimeException"),
     }
 }
 
