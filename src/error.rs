@@ -18,6 +18,11 @@ pub enum Error {
     /// A feature that exists in the API but not (yet) here: `UnsupportedOperationException`.
     #[error("{0}")]
     Unsupported(String),
+    /// A kernel that panicked on an asynchronous session's executor, reported
+    /// at reads of its output as a panic on the calling thread would be:
+    /// `RuntimeException`.
+    #[error("{0}")]
+    Panicked(String),
     /// The hard byte limit or the allocator said no: `NativeMemoryExhaustedException`.
     #[error(
         "native memory exhausted: requested {requested} bytes with {live} bytes live{}",
@@ -55,7 +60,7 @@ impl Error {
             Error::IllegalState(m) => Error::IllegalState(prefix(m)),
             Error::OutOfRange(m) => Error::OutOfRange(prefix(m)),
             Error::Unsupported(m) => Error::Unsupported(prefix(m)),
-            e @ Error::MemoryExhausted { .. } => e,
+            e @ (Error::MemoryExhausted { .. } | Error::Panicked(_)) => e,
         }
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod dtype;
 pub mod error;
+pub mod executor;
 pub mod handles;
 pub mod memory;
 pub mod ops;

@@ -1,6 +1,7 @@
 //! A session: its handle table, its counters and its memory limit. Which Java
 //! thread frees tensors is the cleanup strategy's business; Rust starts no
-//! thread of its own.
+//! thread of its own. An asynchronous session also has an [`Executor`] whose
+//! queue single-output ops go through; its handles may name a pending output.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, Weak};
@@ -9,6 +10,7 @@ use smallvec::SmallVec;
 
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
+use crate::executor::{Entry, Executor, Job, Promise};
 use crate::handles::{HandleTable, REMOVE_KINDS};
 use crate::memory::MemoryAccount;
 use crate::ops::{Attrs, Registry};
@@ -109,9 +111,11 @@ pub struct Session {
     /// Set once by [`close`](Session::close); read without a lock by the
     /// session registry's per-thread cache.
     closed: AtomicBool,
+    /// Set for an asynchronous session.
+    executor: Option<Arc<Executor>>,
 }
 
-type Table = HandleTable<Arc<Tensor>>;
+type Table = HandleTable<Entry>;
 
 /// Every session's table, so the process-wide live tensor count is a sum read
 /// on demand rather than a shared counter every op and free would bump.
@@ -167,6 +171,30 @@ impl Session {
                 allocated_at_last_request: AtomicU64::new(0),
             }),
             closed: AtomicBool::new(false),
+            executor: None,
+        }
+    }
+
+    /// An asynchronous session: single-output ops are queued (at most
+    /// `capacity` at once) for the executor that [`Executor::run`] drives.
+    pub fn new_async(options: SessionOptions, capacity: usize) -> Session {
+        let mut s = Session::new(options);
+        s.executor = Some(Executor::new(capacity));
+        s
+    }
+
+    /// The executor of an asynchronous session.
+    pub fn executor(&self) -> Option<&Arc<Executor>> {
+        self.executor.as_ref()
+    }
+
+    /// Waits until every op queued so far has run, then returns the first
+    /// error an op met since the previous call. Nothing to wait for on a
+    /// synchronous session.
+    pub fn sync(&self) -> Result<()> {
+        match &self.executor {
+            Some(e) => e.sync(),
+            None => Ok(()),
         }
     }
 
@@ -215,12 +243,12 @@ impl Session {
 
     /// Stores a tensor made by the caller (a constant) and counts it.
     pub fn insert(&self, tensor: Tensor) -> Result<u64> {
-        self.table.insert(Arc::new(tensor))
+        self.table.insert(Entry::Ready(Arc::new(tensor)))
     }
 
-    /// The tensor behind `handle`.
+    /// The tensor behind `handle`; a pending output is waited for.
     pub fn tensor(&self, handle: u64) -> Result<Arc<Tensor>> {
-        self.table.get(handle)
+        self.table.get(handle)?.resolve()
     }
 
     /// Overwrites elements of the tensor behind `handle` starting at flat
@@ -247,7 +275,10 @@ impl Session {
         len: usize,
         fill: impl FnOnce(&mut [T]) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
-        self.table.update(handle, |t| {
+        self.table.update(handle, |entry| {
+            let Entry::Ready(t) = entry else {
+                return Err(Error::state("op outputs are read-only"));
+            };
             let n = t.num_elements();
             let end = offset.checked_add(len).filter(|&e| e <= n).ok_or_else(|| {
                 Error::OutOfRange(format!(
@@ -269,22 +300,17 @@ impl Session {
         attrs: &Attrs,
     ) -> Result<Outputs> {
         let registry = Registry::global();
-        // Inline for up to four inputs: no heap allocation on the common path.
-        // A longer list (as long as the caller's array) is reserved fallibly.
-        let mut tensors = SmallVec::<[Arc<Tensor>; 4]>::new();
-        tensors
-            .try_reserve(inputs.len())
-            .map_err(|_| Error::MemoryExhausted {
-                requested: (inputs.len() * std::mem::size_of::<Arc<Tensor>>()) as u64,
-                live: self.account.live_bytes(),
-                limit: None,
-            })?;
-        self.table
-            .get_many(inputs, &mut tensors)
-            .map_err(|e| e.in_op(registry.name(op)))?;
+        if let Some(executor) = &self.executor
+            && registry.single_output(op)
+        {
+            let h = self.enqueue(executor, op, inputs, None, list_lens, attrs.clone())?;
+            return Ok(smallvec::smallvec![h]);
+        }
+        let tensors = self.inputs(op, inputs, None)?;
         let outputs = registry.run(op, &self.account, &tensors, list_lens, attrs)?;
         drop(tensors);
-        self.table.insert_all(outputs.into_iter().map(Arc::new))
+        self.table
+            .insert_all(outputs.into_iter().map(|t| Entry::Ready(Arc::new(t))))
     }
 
     /// Runs op `op` on `tensors`, which the caller resolved (inputs of other
@@ -309,21 +335,96 @@ impl Session {
     pub fn execute_single(&self, op: usize, inputs: &[u64], extra: Option<Tensor>) -> Result<u64> {
         const NO_ATTRS: Attrs = Attrs::new();
         let registry = Registry::global();
-        let mut tensors = SmallVec::<[Arc<Tensor>; 4]>::new();
-        self.table
-            .get_many(inputs, &mut tensors)
-            .map_err(|e| e.in_op(registry.name(op)))?;
-        tensors.extend(extra.map(Arc::new));
+        if let Some(executor) = &self.executor {
+            return self.enqueue(executor, op, inputs, extra, None, Attrs::new());
+        }
+        let tensors = self.inputs(op, inputs, extra)?;
         let mut outputs = registry.run(op, &self.account, &tensors, None, &NO_ATTRS)?;
         drop(tensors);
         match outputs.pop() {
-            Some(out) if outputs.is_empty() => self.table.insert(Arc::new(out)),
+            Some(out) if outputs.is_empty() => self.table.insert(Entry::Ready(Arc::new(out))),
             last => Err(Error::state(format!(
                 "{}: made {} outputs on the path for single-output ops; none was kept",
                 registry.name(op),
                 outputs.len() + usize::from(last.is_some())
             ))),
         }
+    }
+
+    /// The entries behind `inputs`, then `extra`, in an inline vector for up
+    /// to four (no heap allocation on the common path); a longer list (as
+    /// long as the caller's array) is reserved fallibly.
+    fn entries(
+        &self,
+        op: usize,
+        inputs: &[u64],
+        extra: Option<Tensor>,
+    ) -> Result<SmallVec<[Entry; 4]>> {
+        let mut entries = SmallVec::<[Entry; 4]>::new();
+        let n = inputs.len() + usize::from(extra.is_some());
+        entries.try_reserve(n).map_err(|_| Error::MemoryExhausted {
+            requested: (n * std::mem::size_of::<Entry>()) as u64,
+            live: self.account.live_bytes(),
+            limit: None,
+        })?;
+        self.table
+            .get_many(inputs, &mut entries)
+            .map_err(|e| e.in_op(Registry::global().name(op)))?;
+        entries.extend(extra.map(|t| Entry::Ready(Arc::new(t))));
+        Ok(entries)
+    }
+
+    /// The input tensors of a synchronous run; pending ones are waited for.
+    fn inputs(
+        &self,
+        op: usize,
+        inputs: &[u64],
+        extra: Option<Tensor>,
+    ) -> Result<SmallVec<[Arc<Tensor>; 4]>> {
+        let entries = self.entries(op, inputs, extra)?;
+        let mut tensors = SmallVec::<[Arc<Tensor>; 4]>::new();
+        tensors
+            .try_reserve(entries.len())
+            .map_err(|_| Error::MemoryExhausted {
+                requested: (entries.len() * std::mem::size_of::<Arc<Tensor>>()) as u64,
+                live: self.account.live_bytes(),
+                limit: None,
+            })?;
+        for e in entries {
+            tensors.push(e.resolve()?);
+        }
+        Ok(tensors)
+    }
+
+    /// Checks what needs no values, stores a pending output and queues the
+    /// op (blocking while the queue is full); returns the output's handle.
+    fn enqueue(
+        &self,
+        executor: &Executor,
+        op: usize,
+        inputs: &[u64],
+        extra: Option<Tensor>,
+        list_lens: Option<&[i32]>,
+        attrs: Attrs,
+    ) -> Result<u64> {
+        let n = inputs.len() + usize::from(extra.is_some());
+        Registry::global().check(op, n, list_lens, &attrs)?;
+        let entries = self.entries(op, inputs, extra)?;
+        let output = Promise::new();
+        let handle = self.table.insert(Entry::Pending(Arc::clone(&output)))?;
+        let job = Job {
+            op,
+            inputs: entries,
+            list_lens: list_lens.map(Box::from),
+            attrs,
+            account: Arc::clone(&self.account),
+            output,
+        };
+        if let Err(e) = executor.enqueue(job) {
+            drop(self.table.remove(handle, FREED_AT_CLOSE));
+            return Err(e);
+        }
+        Ok(handle)
     }
 
     /// Runs an op by type name; for tests and tools (Java calls by index).
@@ -353,6 +454,9 @@ impl Session {
     /// tensors it freed.
     pub fn close(&self) -> usize {
         self.closed.store(true, Ordering::Release);
+        if let Some(e) = &self.executor {
+            e.shutdown();
+        }
         let all = self.table.close(FREED_AT_CLOSE);
         let n = all.len();
         drop(all);
@@ -395,6 +499,9 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
+        if let Some(e) = &self.executor {
+            e.shutdown();
+        }
         self.free_all();
     }
 }

@@ -70,6 +70,22 @@ pub fn open(options: SessionOptions) -> Result<u64> {
     SESSIONS.insert(Arc::new(Session::new(options)))
 }
 
+/// Creates an asynchronous session whose queue holds `capacity` ops.
+pub fn open_async(options: SessionOptions, capacity: usize) -> Result<u64> {
+    SESSIONS.insert(Arc::new(Session::new_async(options, capacity)))
+}
+
+/// The executor of the asynchronous session behind `id`, for the thread that
+/// runs it: looked up without the per-thread cache, so that thread holds the
+/// executor only, never the session.
+pub fn executor(id: u64) -> Result<Arc<crate::executor::Executor>> {
+    let session = SESSIONS.find(id).ok_or_else(|| unknown(id))?;
+    session
+        .executor()
+        .cloned()
+        .ok_or_else(|| Error::state(format!("session {id:#x} is not asynchronous")))
+}
+
 /// The session behind `id`.
 #[inline]
 pub fn lookup(id: u64) -> Result<SessionRef> {

@@ -65,6 +65,58 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_newSession<'l>(
     })
 }
 
+/// An asynchronous session whose queue holds `capacity` ops (at least 1).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_newAsyncSession<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    max_bytes: jlong,
+    gc_trigger_bytes: jlong,
+    gc_signals: jboolean,
+    capacity: jint,
+) -> jlong {
+    boundary(&mut env, "newAsyncSession", |_| {
+        let capacity = usize::try_from(capacity)
+            .ok()
+            .filter(|&c| c > 0)
+            .ok_or_else(|| {
+                Failure::Core(Error::invalid(format!(
+                    "the async queue capacity must be positive, got {capacity}"
+                )))
+            })?;
+        let options = SessionOptions {
+            max_bytes: u64::try_from(max_bytes).ok().filter(|&b| b > 0),
+            gc_signals,
+            gc_trigger_bytes: u64::try_from(gc_trigger_bytes).ok().filter(|&b| b > 0),
+        };
+        Ok(sessions::open_async(options, capacity)? as jlong)
+    })
+}
+
+/// Runs the asynchronous session's queued ops until it closes: the body of
+/// its executor thread, which holds the executor only.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_runExecutor<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    session: jlong,
+) {
+    boundary(&mut env, "runExecutor", |_| {
+        let executor = sessions::executor(session as u64)?;
+        Ok(executor.run()?)
+    })
+}
+
+/// Waits for every queued op; throws the first error since the last call.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_sync<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    session: jlong,
+) {
+    boundary(&mut env, "sync", |_| Ok(session_ref(session)?.sync()?))
+}
+
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_eagerflow_internal_Native_closeSession<'l>(
     mut env: EnvUnowned<'l>,

@@ -64,6 +64,7 @@ fn exception_class(e: &Error) -> &'static jni::strings::JNIStr {
         Error::MemoryExhausted { .. } => {
             jni_str!("io/eagerflow/exceptions/TFResourceExhaustedException")
         }
+        Error::Panicked(_) => jni_str!("java/lang/RuntimeException"),
     }
 }
 

@@ -173,6 +173,21 @@ impl Registry {
             .filter(|n| !TEST_ONLY.contains(n))
     }
 
+    /// Checks what needs no values: that op `index` exists, takes
+    /// `n_inputs` inputs laid out as `list_lens` says, and knows every
+    /// attribute in `attrs` (an asynchronous session's build-time checks).
+    pub fn check(
+        &self,
+        index: usize,
+        n_inputs: usize,
+        list_lens: Option<&[i32]>,
+        attrs: &Attrs,
+    ) -> Result<()> {
+        let def = self.def(index)?;
+        arg_ranges(def, n_inputs, list_lens).map_err(|e| e.in_op(def.name))?;
+        check_attrs(def, attrs)
+    }
+
     /// Checks the inputs and attributes against the op's signature, then runs it.
     /// `list_lens[i]` is the length of argument `i` when given as a list, or -1
     /// for a single tensor; `None` means every argument is a single tensor.
@@ -186,19 +201,7 @@ impl Registry {
     ) -> Result<KernelOutputs> {
         let def = self.def(index)?;
         let ranges = arg_ranges(def, inputs.len(), list_lens).map_err(|e| e.in_op(def.name))?;
-        for (name, _) in attrs.iter() {
-            if !def.attrs.contains(&name) && !INFERRED_ATTRS.contains(&name) {
-                return Err(Error::invalid(format!(
-                    "{}: unknown attribute '{name}' (known: {})",
-                    def.name,
-                    if def.attrs.is_empty() {
-                        "none".to_string()
-                    } else {
-                        def.attrs.join(", ")
-                    }
-                )));
-            }
-        }
+        check_attrs(def, attrs)?;
         let ctx = OpContext {
             def,
             inputs,
@@ -238,6 +241,24 @@ impl Registry {
         );
         Ok(outputs)
     }
+}
+
+/// Refuses an attribute the op does not know.
+fn check_attrs(def: &OpDef, attrs: &Attrs) -> Result<()> {
+    for (name, _) in attrs.iter() {
+        if !def.attrs.contains(&name) && !INFERRED_ATTRS.contains(&name) {
+            return Err(Error::invalid(format!(
+                "{}: unknown attribute '{name}' (known: {})",
+                def.name,
+                if def.attrs.is_empty() {
+                    "none".to_string()
+                } else {
+                    def.attrs.join(", ")
+                }
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn is_list(arg: &str) -> bool {

@@ -3,6 +3,7 @@
 //! checks that no byte or tensor is left.
 #![allow(clippy::unwrap_used)]
 
+mod async_exec;
 mod common;
 mod compare_cast;
 mod linalg;

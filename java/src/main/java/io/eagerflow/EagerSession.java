@@ -46,13 +46,34 @@ import org.tensorflow.ndarray.Shape;
  *
  * <p>Threads: an {@link ResourceCleanupStrategy#IN_BACKGROUND IN_BACKGROUND} session runs one
  * daemon thread, {@code eagerflow-cleanup-<n>}, from {@link Options#build()} to {@link #close()};
- * the other strategies start none. The library's one cleaner thread, {@code eagerflow-cleaner},
+ * the other strategies start none. An asynchronous session ({@link Options#async(boolean)
+ * async(true)}) also runs one executor thread, a daemon named {@code eagerflow-exec-<n>}, from
+ * {@link Options#build()} to {@link #close()}; it holds no reference to the session. The library's one cleaner thread, {@code eagerflow-cleaner},
  * frees standalone tensors and sessions that became unreachable without being closed (with a
  * warning). Such a forgotten session keeps its tensors and its thread until a garbage collection
  * finds it, so when sessions left open accumulate (64 at first; then twice as many as a
  * collection left open), {@link Options#build()} requests a collection and waits briefly for the
  * cleaner to close the forgotten ones. That request is not counted in any session's {@link
  * SessionStats#gcRequests()}.
+ *
+ * <p>Asynchronous sessions ({@link Options#async(boolean) async(true)}): building an op with one
+ * output checks what needs no values (the op exists, its inputs' number and layout, its
+ * attributes' names, that its inputs are live), queues it on the session's executor thread and
+ * returns at once; ops with several outputs ({@code split}, {@code unstack}, the cross-entropy
+ * ops) wait for their inputs and run on the building thread, since their output count depends on
+ * values. Queued ops run one at a time in the order they were queued, so each thread's ops run in
+ * the order it built them, and an op runs after the ops whose outputs it reads, whichever thread
+ * built them. Reading an output ({@link Operand#asTensor()}, copies, {@code shape()} and {@code
+ * dataType()} when not known yet) waits for that output only. An op that fails when it runs (a
+ * dtype or shape mismatch, an index out of range, the memory limit) marks its output failed:
+ * every read of it, or of an output computed from it, throws the exception a synchronous session
+ * would have thrown when building it, naming the op; {@link #sync()} throws the first such error
+ * once. {@link #release}, scopes and the cleanup strategies free a pending output once its op has
+ * run, and nothing a queued op still needs is freed before it runs. {@link #close()} cancels the
+ * queued ops that have not started, waits for the one running, and frees everything. The queue is
+ * bounded ({@link Options#asyncQueueCapacity}): a thread that builds an op while it is full waits
+ * for room, so neither the queue nor native memory grows without limit ({@link
+ * Options#maxNativeBytes} bounds what queued ops allocate too).
  */
 public final class EagerSession implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.eagerflow");
@@ -111,15 +132,36 @@ public final class EagerSession implements AutoCloseable {
     private long gcTriggerBytes;
     private double maxGcTimeShare = DEFAULT_MAX_GC_TIME_SHARE;
     private boolean trackLeaks;
+    private int asyncQueueCapacity = DEFAULT_ASYNC_QUEUE_CAPACITY;
+
+    /** The default bound of an asynchronous session's queue. */
+    public static final int DEFAULT_ASYNC_QUEUE_CAPACITY = 1024;
 
     private Options() {}
 
     /**
-     * Asynchronous execution. Not available yet: {@link #build()} throws {@link
-     * UnsupportedOperationException} when it is {@code true}. Default {@code false}.
+     * Asynchronous execution: ops are queued on the session's executor thread and building one
+     * returns at once (see {@link EagerSession} for the rules). Default {@code false}: each op runs
+     * on the thread that builds it before the call returns.
      */
     public Options async(boolean value) {
       this.async = value;
+      return this;
+    }
+
+    /**
+     * How many ops an asynchronous session may hold queued; building an op while the queue is
+     * full waits for room (backpressure). No effect without {@link #async(boolean) async(true)}.
+     * Default {@value #DEFAULT_ASYNC_QUEUE_CAPACITY}.
+     *
+     * @throws IllegalArgumentException if {@code capacity} is not positive
+     */
+    public Options asyncQueueCapacity(int capacity) {
+      if (capacity <= 0) {
+        throw new IllegalArgumentException(
+            "asyncQueueCapacity must be positive, got " + capacity);
+      }
+      this.asyncQueueCapacity = capacity;
       return this;
     }
 
@@ -218,16 +260,11 @@ public final class EagerSession implements AutoCloseable {
 
     /**
      * A new session with these options; under {@code IN_BACKGROUND} its cleanup thread is
-     * started. When many sessions are open (see {@link EagerSession}), first requests a garbage
-     * collection and waits briefly, bounded, for forgotten sessions to be closed.
-     *
-     * @throws UnsupportedOperationException if {@code async(true)} was set
+     * started, and with {@code async(true)} its executor thread. When many sessions are open (see
+     * {@link EagerSession}), first requests a garbage collection and waits briefly, bounded, for
+     * forgotten sessions to be closed.
      */
     public EagerSession build() {
-      if (async) {
-        throw new UnsupportedOperationException(
-            "asynchronous execution is not available yet; build the session with async(false)");
-      }
       return new EagerSession(this, false);
     }
   }
@@ -259,7 +296,8 @@ public final class EagerSession implements AutoCloseable {
             options.maxGcTimeShare,
             mode,
             strategy.name(),
-            options.trackLeaks);
+            options.trackLeaks,
+            options.async ? options.asyncQueueCapacity : 0);
     this.site = options.trackLeaks ? LeakSites.capture("EagerSession") : null;
     this.cleanable = isDefault ? null : LibraryCleaner.register(this, new Forgotten(core, closedByCaller, site));
   }
@@ -284,10 +322,6 @@ public final class EagerSession implements AutoCloseable {
     synchronized (DEFAULT_LOCK) {
       if (defaultSession != null) {
         throw new IllegalStateException("Default eager session is already initialized");
-      }
-      if (options.async) {
-        throw new UnsupportedOperationException(
-            "asynchronous execution is not available yet; build the session with async(false)");
       }
       defaultSession = new EagerSession(options, true);
       return defaultSession;
@@ -415,6 +449,26 @@ public final class EagerSession implements AutoCloseable {
     return scopes.push(this);
   }
 
+  /**
+   * Waits until every op queued on this asynchronous session so far has run, then throws the first
+   * error a queued op met since the previous {@code sync()} (the exception a synchronous session
+   * would have thrown building it), once; the session goes on. On a synchronous session there is
+   * nothing to wait for. A safe point.
+   *
+   * @throws IllegalStateException if the session is closed (also while waiting)
+   */
+  public void sync() {
+    long ptr = core.enter();
+    try {
+      core.safePoint(ptr);
+      if (core.isAsync()) {
+        Native.sync(ptr);
+      }
+    } finally {
+      core.exit();
+    }
+  }
+
   /** Counters of this session's native tensors; after close, the final counts. */
   public SessionStats stats() {
     return SessionStats.of(core.stats());
@@ -427,8 +481,11 @@ public final class EagerSession implements AutoCloseable {
 
   /**
    * Frees everything the session holds and stops its cleanup thread; later calls throw {@link
-   * IllegalStateException}. Waits for calls in flight on other threads to end first. Idempotent;
-   * a concurrent second call waits for the first.
+   * IllegalStateException}. Waits for calls in flight on other threads to end first. On an
+   * asynchronous session, cancels the queued ops that have not started (reads of their outputs
+   * throw {@code IllegalStateException("Eager session has been closed")}), waits for the one
+   * running, and joins the executor thread. Idempotent; a concurrent second call waits for the
+   * first.
    *
    * @throws IllegalStateException on the default session, which cannot be closed
    */

@@ -83,11 +83,12 @@ class EagerSessionTest {
   }
 
   @Test
-  void asyncIsRefusedWithAClearMessage() {
-    UnsupportedOperationException e =
+  void aQueueCapacityMustBePositive() {
+    IllegalArgumentException e =
         assertThrows(
-            UnsupportedOperationException.class, () -> EagerSession.options().async(true).build());
-    assertTrue(e.getMessage().contains("async"));
+            IllegalArgumentException.class,
+            () -> EagerSession.options().async(true).asyncQueueCapacity(0));
+    assertTrue(e.getMessage().contains("asyncQueueCapacity"));
   }
 
   @Test

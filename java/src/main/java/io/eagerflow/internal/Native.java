@@ -44,6 +44,27 @@ public final class Native {
   public static native long newSession(long maxBytes, long gcTriggerBytes, boolean gcSignals);
 
   /**
+   * A new asynchronous session ({@link #newSession}'s arguments): ops with one output are queued,
+   * at most {@code queueCapacity} at once (a full queue blocks the caller), and run in order by
+   * {@link #runExecutor}; their handles name pending outputs that reads wait for.
+   */
+  public static native long newAsyncSession(
+      long maxBytes, long gcTriggerBytes, boolean gcSignals, int queueCapacity);
+
+  /**
+   * Runs an asynchronous session's queued ops until {@link #closeSession}: the body of its executor
+   * thread. Blocks for the session's lifetime; a second call, or one on a session that is not
+   * asynchronous, throws {@link IllegalStateException}.
+   */
+  public static native void runExecutor(long session);
+
+  /**
+   * Waits until every op queued on the session so far has run, then throws the first error an op
+   * met since the previous call, if any. Returns at once for a synchronous session.
+   */
+  public static native void sync(long session);
+
+  /**
    * Frees everything the session holds, writes its final stats (when {@code statsOut} is not
    * {@code null}) and removes its id; closing an id again throws {@link IllegalStateException}.
    */

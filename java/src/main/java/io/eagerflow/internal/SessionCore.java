@@ -26,6 +26,7 @@ public final class SessionCore extends NativeScope {
 
   private static final long CLOSED = Long.MIN_VALUE;
   private static final AtomicInteger THREAD_IDS = new AtomicInteger();
+  private static final AtomicInteger EXECUTOR_IDS = new AtomicInteger();
   private static final int BATCH = 4096;
 
   private final long ptr;
@@ -36,6 +37,8 @@ public final class SessionCore extends NativeScope {
   private final ReferenceQueue<Object> queue;
   private final TrackedSet tracked;
   private final Thread cleanupThread;
+  /** The executor thread of an asynchronous session, else null. */
+  private final Thread executorThread;
   private final CompletableFuture<long[]> finalStats = new CompletableFuture<>();
   private final AtomicLong opNames = new AtomicLong();
   private volatile Thread closer;
@@ -98,6 +101,8 @@ public final class SessionCore extends NativeScope {
    * @param gcTriggerBytes soft threshold, {@code <= 0} for the adaptive default
    * @param maxGcTimeShare the share of wall time requested collections may take, in (0, 1)
    * @param strategyName the strategy's name, for messages
+   * @param asyncQueueCapacity for an asynchronous session, its queue's bound; 0 for a synchronous
+   *     one
    */
   public SessionCore(
       long maxNativeBytes,
@@ -105,9 +110,14 @@ public final class SessionCore extends NativeScope {
       double maxGcTimeShare,
       Mode mode,
       String strategyName,
-      boolean trackLeaks) {
+      boolean trackLeaks,
+      int asyncQueueCapacity) {
     OpenSessions.beforeOpen();
-    this.ptr = Native.newSession(maxNativeBytes, gcTriggerBytes, mode != Mode.ON_CLOSE);
+    boolean gcSignals = mode != Mode.ON_CLOSE;
+    this.ptr =
+        asyncQueueCapacity > 0
+            ? Native.newAsyncSession(maxNativeBytes, gcTriggerBytes, gcSignals, asyncQueueCapacity)
+            : Native.newSession(maxNativeBytes, gcTriggerBytes, gcSignals);
     this.maxNativeBytes = maxNativeBytes;
     this.fixedTrigger = gcTriggerBytes > 0;
     this.maxGcTimeShare = maxGcTimeShare;
@@ -143,7 +153,40 @@ public final class SessionCore extends NativeScope {
         this.cleanupThread = null;
       }
     }
+    this.executorThread = asyncQueueCapacity > 0 ? startExecutor(ptr) : null;
     OpenSessions.opened();
+  }
+
+  /**
+   * Starts the daemon thread that runs an asynchronous session's queued ops; it holds the session
+   * id only (the Rust side holds the executor, never the session).
+   */
+  private Thread startExecutor(long id) {
+    Thread t = new Thread(() -> runExecutor(id), "eagerflow-exec-" + EXECUTOR_IDS.incrementAndGet());
+    t.setDaemon(true);
+    try {
+      t.start();
+    } catch (Throwable e) {
+      stopCleanupThread();
+      Native.closeSession(id, new long[8]);
+      throw e;
+    }
+    return t;
+  }
+
+  private static void runExecutor(long id) {
+    try {
+      Native.runExecutor(id);
+    } catch (IllegalStateException e) {
+      // The session closed before this thread started: there is nothing to run.
+    } catch (Throwable t) {
+      LOG.log(System.Logger.Level.ERROR, "eagerflow executor failed", t);
+    }
+  }
+
+  /** Whether ops are queued for an executor thread ({@code async(true)}). */
+  public boolean isAsync() {
+    return executorThread != null;
   }
 
   public Mode mode() {
@@ -601,6 +644,7 @@ public final class SessionCore extends NativeScope {
       stopCleanupThread();
       long[] stats = new long[8];
       Native.closeSession(ptr, stats);
+      joinThread(executorThread);
       if (tracked != null) {
         tracked.drainAll(t -> LeakSites.report(t.site, "freed when its session closed"));
       }
@@ -638,6 +682,14 @@ public final class SessionCore extends NativeScope {
       return;
     }
     t.interrupt();
+    joinThread(t);
+  }
+
+  /** Joins {@code t} (unless null or this thread), keeping an interrupt for later. */
+  private static void joinThread(Thread t) {
+    if (t == null || t == Thread.currentThread()) {
+      return;
+    }
     boolean interrupted = false;
     while (t.isAlive()) {
       try {

@@ -287,7 +287,11 @@ class NativeFuzzTest {
   private static List<Method> natives() {
     List<Method> natives = new ArrayList<>();
     for (Method m : Native.class.getDeclaredMethods()) {
-      if (Modifier.isNative(m.getModifiers())) {
+      // runExecutor blocks until its session closes, and an asynchronous session's reads wait for
+      // that executor: AsyncSessionTest drives both through EagerSession.
+      if (Modifier.isNative(m.getModifiers())
+          && !m.getName().equals("runExecutor")
+          && !m.getName().equals("newAsyncSession")) {
         m.setAccessible(true);
         natives.add(m);
       }

@@ -1,0 +1,275 @@
+package io.eagerflow;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.eagerflow.EagerSession.ResourceCleanupStrategy;
+import io.eagerflow.op.Ops;
+import io.eagerflow.types.TFloat32;
+import io.eagerflow.types.TInt32;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Asynchronous sessions ({@code async(true)}) under each cleanup strategy. */
+class AsyncSessionTest {
+  private static final int WIDTH = 16;
+
+  private static EagerSession open(boolean async, ResourceCleanupStrategy strategy) {
+    return EagerSession.options().async(async).resourceCleanupStrategy(strategy).build();
+  }
+
+  /**
+   * Runs a random program of {@code ops} ops on {@code session}: a pool of vectors, each op
+   * replacing one entry by a function of one or two entries; releases and reads at random. Every
+   * value stays in [-2, 2], so results are compared exactly.
+   */
+  private static float[][] randomProgram(EagerSession session, long seed, int ops) {
+    Ops tf = Ops.create(session);
+    Random rnd = new Random(seed);
+    List<Operand<TFloat32>> pool = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      float[] v = new float[WIDTH];
+      for (int j = 0; j < WIDTH; j++) {
+        v[j] = rnd.nextFloat() * 2 - 1;
+      }
+      pool.add(tf.constant(v));
+    }
+    for (int i = 0; i < ops; i++) {
+      Operand<TFloat32> a = pool.get(rnd.nextInt(pool.size()));
+      Operand<TFloat32> b = pool.get(rnd.nextInt(pool.size()));
+      Operand<TFloat32> r =
+          switch (rnd.nextInt(9)) {
+            case 0 -> tf.math.tanh(tf.math.add(a, b));
+            case 1 -> tf.math.tanh(tf.math.sub(a, b));
+            case 2 -> tf.math.mul(a, b);
+            case 3 -> tf.math.neg(a);
+            case 4 -> tf.math.sigmoid(a);
+            case 5 -> tf.math.maximum(a, b);
+            case 6 -> tf.math.minimum(a, b);
+            case 7 -> tf.math.abs(a);
+            default ->
+                tf.math.tanh(tf.math.add(a, tf.reduceSum(tf.math.mul(a, b), tf.constant(0))));
+          };
+      int slot = rnd.nextInt(pool.size());
+      Operand<TFloat32> old = pool.set(slot, r);
+      if (rnd.nextInt(4) == 0 && !pool.contains(old)) {
+        session.release(old); // often still pending in the asynchronous session
+      }
+      if (rnd.nextInt(100) == 0) {
+        r.asTensor().toArray(); // a read in the middle waits for that output only
+      }
+    }
+    float[][] out = new float[pool.size()][];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = pool.get(i).asTensor().toArray();
+    }
+    return out;
+  }
+
+  @ParameterizedTest
+  @EnumSource(ResourceCleanupStrategy.class)
+  void aRandomProgramOf1000OpsGivesTheResultsOfASynchronousSession(ResourceCleanupStrategy s) {
+    float[][] expected;
+    try (EagerSession sync = open(false, s)) {
+      expected = randomProgram(sync, 42, 1000);
+    }
+    try (EagerSession async = open(true, s)) {
+      float[][] actual = randomProgram(async, 42, 1000);
+      async.sync();
+      for (int i = 0; i < expected.length; i++) {
+        assertArrayEquals(expected[i], actual[i], "pool entry " + i);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ResourceCleanupStrategy.class)
+  void dependenciesAreHonouredAcrossThreads(ResourceCleanupStrategy s) throws Exception {
+    try (EagerSession session = open(true, s)) {
+      Ops tf = Ops.create(session);
+      BlockingQueue<Operand<TFloat32>> handOver = new ArrayBlockingQueue<>(1000);
+      CompletableFuture<Void> producer =
+          CompletableFuture.runAsync(
+              () -> {
+                Operand<TFloat32> x = tf.constant(new float[] {1f, 2f});
+                for (int i = 0; i < 500; i++) {
+                  x = tf.math.add(x, tf.constant(1f));
+                  handOver.add(x);
+                }
+              });
+      float[] last = null;
+      for (int i = 0; i < 500; i++) {
+        Operand<TFloat32> y = tf.math.mul(handOver.take(), tf.constant(2f));
+        if (i % 100 == 99 || i == 499) {
+          last = y.asTensor().toArray();
+          assertArrayEquals(new float[] {2f * (i + 2), 2f * (i + 3)}, last, "step " + i);
+        }
+      }
+      producer.get(30, TimeUnit.SECONDS);
+      session.sync();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ResourceCleanupStrategy.class)
+  void anErrorMidChainSurfacesAtTheFirstDependentReadAndAtSync(ResourceCleanupStrategy s) {
+    Class<? extends RuntimeException> syncType;
+    try (EagerSession sync = open(false, s)) {
+      RuntimeException e = assertThrows(RuntimeException.class, () -> badGather(Ops.create(sync)));
+      syncType = e.getClass();
+    }
+    try (EagerSession session = open(true, s)) {
+      Ops tf = Ops.create(session);
+      Operand<TFloat32> x = tf.constant(new float[] {1f, 2f, 3f});
+      Operand<TFloat32> gathered = badGather(tf); // returns: nothing can reject it before it runs
+      Operand<TFloat32> dependent = tf.math.mul(tf.math.neg(gathered), x);
+      Operand<TFloat32> independent = tf.math.neg(x);
+      RuntimeException read = assertThrows(RuntimeException.class, () -> dependent.asTensor());
+      assertEquals(syncType, read.getClass());
+      assertTrue(read.getMessage().contains("GatherV2"), read.getMessage());
+      RuntimeException again = assertThrows(RuntimeException.class, () -> gathered.shape());
+      assertEquals(syncType, again.getClass());
+      assertArrayEquals(new float[] {-1f, -2f, -3f}, independent.asTensor().toArray());
+      RuntimeException atSync = assertThrows(RuntimeException.class, session::sync);
+      assertEquals(syncType, atSync.getClass());
+      assertTrue(atSync.getMessage().contains("GatherV2"), atSync.getMessage());
+      session.sync(); // thrown once; the session goes on
+      assertArrayEquals(
+          new float[] {2f, 4f, 6f}, tf.math.add(x, x).asTensor().toArray(), "still usable");
+      session.release(gathered, dependent);
+    }
+  }
+
+  /** A GatherV2 whose index (7, out of range for 3 elements) is computed by an earlier op. */
+  private static Operand<TFloat32> badGather(Ops tf) {
+    Operand<TInt32> index = tf.math.add(tf.constant(new int[] {3}), tf.constant(new int[] {4}));
+    return tf.gather(tf.constant(new float[] {1f, 2f, 3f}), index, tf.constant(0));
+  }
+
+  @ParameterizedTest
+  @EnumSource(ResourceCleanupStrategy.class)
+  void closeWith10000QueuedOpsNeverCrashesAndLeaksNothing(ResourceCleanupStrategy s)
+      throws Exception {
+    long threadsBefore = executorThreads();
+    long liveBefore = NativeMemory.liveBytes();
+    for (int round = 0; round < 100; round++) {
+      EagerSession session =
+          EagerSession.options()
+              .async(true)
+              .asyncQueueCapacity(10_000)
+              .resourceCleanupStrategy(s)
+              .build();
+      Ops tf = Ops.create(session);
+      Operand<TFloat32> x = tf.constant(new float[1024]);
+      Operand<TFloat32> last = x;
+      for (int i = 0; i < 10_000; i++) {
+        last = tf.math.add(last, x);
+      }
+      Operand<TFloat32> awaited = last;
+      CompletableFuture<Object> reader =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return awaited.asTensor().toArray();
+                } catch (IllegalStateException e) {
+                  return e;
+                }
+              });
+      session.close();
+      Object read = reader.get(30, TimeUnit.SECONDS);
+      if (read instanceof IllegalStateException e) {
+        assertEquals("Eager session has been closed", e.getMessage());
+      }
+      SessionStats st = session.stats();
+      assertEquals(0, st.liveTensors());
+      assertEquals(0, st.liveBytes());
+      assertEquals(
+          st.createdTensors(), st.freedExplicitly() + st.freedByCleanup() + st.freedAtClose());
+    }
+    assertEquals(threadsBefore, executorThreads(), "every executor thread was joined");
+    assertTrue(
+        NativeMemory.liveBytes() <= liveBefore,
+        NativeMemory.liveBytes() + " bytes live, " + liveBefore + " before");
+  }
+
+  private static long executorThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("eagerflow-exec-") && t.isAlive())
+        .count();
+  }
+
+  @ParameterizedTest
+  @EnumSource(ResourceCleanupStrategy.class)
+  void backpressureHoldsNativeMemoryUnderTheLimit(ResourceCleanupStrategy s) {
+    long limit = 4L << 20;
+    try (EagerSession session =
+        EagerSession.options()
+            .async(true)
+            .asyncQueueCapacity(4)
+            .maxNativeBytes(limit)
+            .resourceCleanupStrategy(s)
+            .build()) {
+      Ops tf = Ops.create(session);
+      Operand<TFloat32> x = tf.constant(new float[64 * 1024]); // 256 KiB
+      Operand<TFloat32> sum = tf.constant(new float[64 * 1024]);
+      for (int i = 0; i < 2_000; i++) {
+        try (EagerScope scope = session.newScope()) {
+          Operand<TFloat32> y = tf.math.exp(x); // exp(0) = 1
+          Operand<TFloat32> next = scope.keep(tf.math.add(sum, y));
+          if (i > 0) {
+            session.release(sum);
+          }
+          sum = next;
+        }
+      }
+      session.sync();
+      assertEquals(2000f, sum.asTensor().getFloat(7));
+      assertTrue(
+          session.stats().peakBytes() <= limit, "peak " + session.stats().peakBytes());
+    }
+  }
+
+  @Test
+  void theExecutorIsOneDaemonThreadThatHoldsNoSession() throws Exception {
+    long before = executorThreads();
+    EagerSession session = open(true, ResourceCleanupStrategy.ON_SESSION_CLOSE);
+    Ops tf = Ops.create(session);
+    tf.math.neg(tf.constant(1f)).asTensor();
+    assertEquals(before + 1, executorThreads());
+    assertTrue(
+        Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().startsWith("eagerflow-exec-"))
+            .allMatch(Thread::isDaemon));
+    WeakReference<EagerSession> forgotten = new WeakReference<>(session);
+    session = null;
+    tf = null;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (forgotten.get() != null || executorThreads() > before) {
+      if (System.nanoTime() > deadline) {
+        fail("a forgotten asynchronous session was not collected, or its executor not joined");
+      }
+      System.gc();
+      Thread.sleep(10);
+    }
+  }
+
+  @Test
+  void aClosedAsynchronousSessionRefusesSync() {
+    EagerSession session = open(true, ResourceCleanupStrategy.IN_BACKGROUND);
+    session.close();
+    IllegalStateException e = assertThrows(IllegalStateException.class, session::sync);
+    assertEquals("Eager session has been closed", e.getMessage());
+  }
+}

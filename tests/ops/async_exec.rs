@@ -1,0 +1,271 @@
+//! Asynchronous sessions: queued ops give the results of synchronous ones,
+//! failures reach reads and `sync`, releases and close free nothing a queued
+//! op needs, and a full queue blocks the dispatcher.
+
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use eagerflow::executor::Executor;
+use eagerflow::{
+    Attrs, Error, FreeReason, MemoryAccount, Registry, Session, SessionOptions, Tensor,
+};
+
+struct Async {
+    session: Arc<Session>,
+    runner: Option<JoinHandle<()>>,
+}
+
+impl Async {
+    fn new(capacity: usize, max_bytes: Option<u64>) -> Async {
+        Self::with(capacity, max_bytes, true)
+    }
+
+    fn with(capacity: usize, max_bytes: Option<u64>, start: bool) -> Async {
+        let session = Arc::new(Session::new_async(
+            SessionOptions {
+                max_bytes,
+                ..Default::default()
+            },
+            capacity,
+        ));
+        let mut a = Async {
+            session,
+            runner: None,
+        };
+        if start {
+            a.start();
+        }
+        a
+    }
+
+    fn start(&mut self) {
+        let executor: Arc<Executor> = Arc::clone(self.session.executor().unwrap());
+        // Fails harmlessly when the session closed before the thread got here.
+        self.runner = Some(std::thread::spawn(move || drop(executor.run())));
+    }
+
+    fn close(mut self) -> usize {
+        let n = self.session.close();
+        if let Some(r) = self.runner.take() {
+            r.join().unwrap();
+        }
+        n
+    }
+}
+
+fn floats(s: &Session, v: &[f32]) -> u64 {
+    s.insert(Tensor::from_slice(s.account(), &[v.len()], v).unwrap())
+        .unwrap()
+}
+
+fn ints(s: &Session, v: &[i32]) -> u64 {
+    s.insert(Tensor::from_slice(s.account(), &[v.len()], v).unwrap())
+        .unwrap()
+}
+
+fn op(name: &str) -> usize {
+    Registry::global().lookup(name).unwrap()
+}
+
+fn read(s: &Session, h: u64) -> Vec<f32> {
+    s.tensor(h).unwrap().as_slice::<f32>().unwrap().to_vec()
+}
+
+#[test]
+fn queued_ops_give_the_results_of_a_synchronous_session() {
+    let a = Async::new(4, None);
+    let sync = Session::new(SessionOptions::default());
+    let (add, mul) = (op("AddV2"), op("Mul"));
+    let mut x = floats(&a.session, &[1.0, 2.0, 3.0]);
+    let mut y = floats(&sync, &[1.0, 2.0, 3.0]);
+    for i in 0..200 {
+        let o = if i % 3 == 0 { mul } else { add };
+        x = a.session.execute_single(o, &[x, x], None).unwrap();
+        y = sync.execute_single(o, &[y, y], None).unwrap();
+        // Scaled down now and then so that nothing overflows.
+        if i % 7 == 0 {
+            let half =
+                a.session
+                    .execute_named("Mul", &[x, floats(&a.session, &[0.25])], &Attrs::new());
+            x = half.unwrap()[0];
+            y = sync
+                .execute_named("Mul", &[y, floats(&sync, &[0.25])], &Attrs::new())
+                .unwrap()[0];
+        }
+    }
+    assert_eq!(read(&a.session, x), read(&sync, y));
+    a.session.sync().unwrap();
+    assert_eq!(a.session.stats().created, sync.stats().created);
+    a.close();
+}
+
+#[test]
+fn a_failure_reaches_every_dependent_read_and_sync_once() {
+    let a = Async::new(16, None);
+    let s = &a.session;
+    let params = floats(s, &[1.0, 2.0, 3.0]);
+    let bad = ints(s, &[7]);
+    let gathered = s
+        .execute_named("GatherV2", &[params, bad, ints(s, &[0])], &Attrs::new())
+        .expect("an index out of range is found only when the op runs");
+    let dependent = s.execute_single(op("Neg"), &[gathered[0]], None).unwrap();
+    let independent = s.execute_single(op("Neg"), &[params], None).unwrap();
+    let first = s.tensor(dependent).err().unwrap();
+    assert!(first.to_string().contains("GatherV2"), "{first}");
+    assert_eq!(s.tensor(gathered[0]).err(), Some(first.clone()));
+    assert_eq!(read(s, independent), vec![-1.0, -2.0, -3.0]);
+    assert_eq!(s.sync().err(), Some(first.clone()));
+    assert_eq!(
+        s.sync(),
+        Ok(()),
+        "sync throws an error once; the session goes on"
+    );
+    assert_eq!(
+        read(
+            s,
+            s.execute_single(op("Neg"), &[independent], None).unwrap()
+        ),
+        vec![1.0, 2.0, 3.0]
+    );
+    // A synchronous session throws the same type.
+    let sync = Session::new(SessionOptions::default());
+    let p = floats(&sync, &[1.0, 2.0, 3.0]);
+    let e = sync
+        .execute_named(
+            "GatherV2",
+            &[p, ints(&sync, &[7]), ints(&sync, &[0])],
+            &Attrs::new(),
+        )
+        .err()
+        .unwrap();
+    assert_eq!(std::mem::discriminant(&e), std::mem::discriminant(&first));
+    a.close();
+}
+
+#[test]
+fn build_time_checks_need_no_values() {
+    let a = Async::new(4, None);
+    let s = &a.session;
+    let x = floats(s, &[1.0]);
+    assert!(
+        matches!(s.execute_single(op("AddV2"), &[x], None), Err(Error::InvalidArgument(m)) if m.contains("AddV2"))
+    );
+    let mut attrs = Attrs::new();
+    attrs.set("nonsense", eagerflow::AttrValue::Int(1));
+    assert!(
+        matches!(s.execute(op("Neg"), &[x], None, &attrs), Err(Error::InvalidArgument(m)) if m.contains("nonsense"))
+    );
+    assert!(s.free(x, FreeReason::Explicit));
+    assert!(matches!(
+        s.execute_single(op("Neg"), &[x], None),
+        Err(Error::IllegalState(_))
+    ));
+    assert_eq!(s.stats().created, 1, "nothing was queued");
+    a.close();
+}
+
+#[test]
+fn releasing_pending_outputs_frees_them_once_their_ops_ran() {
+    // The executor starts only after everything was queued and released.
+    let mut a = Async::with(64, None, false);
+    let s = Arc::clone(&a.session);
+    let x = floats(&s, &[1.0; 1024]);
+    let mut handles = Vec::new();
+    let mut last = x;
+    for _ in 0..32 {
+        last = s.execute_single(op("AddV2"), &[last, x], None).unwrap();
+        handles.push(last);
+    }
+    assert_eq!(s.account().live_bytes(), 4096, "nothing ran yet");
+    assert_eq!(s.free_many(&handles[..31], FreeReason::Explicit), 31);
+    assert!(s.free(x, FreeReason::Explicit));
+    a.start();
+    assert_eq!(read(&s, last), vec![33.0; 1024]);
+    s.sync().unwrap();
+    assert_eq!(
+        s.account().live_bytes(),
+        4096,
+        "only the last output is left"
+    );
+    let st = s.stats();
+    assert_eq!(
+        (st.live_tensors, st.created, st.freed_explicitly),
+        (1, 33, 32)
+    );
+    a.close();
+}
+
+#[test]
+fn close_cancels_queued_ops_and_frees_everything() {
+    for started in [false, true] {
+        let a = Async::with(10_000, None, started);
+        let s = Arc::clone(&a.session);
+        let x = floats(&s, &[1.0; 256]);
+        let mut last = x;
+        for _ in 0..10_000 {
+            last = s.execute_single(op("AddV2"), &[last, x], None).unwrap();
+        }
+        let waiter = {
+            let s = Arc::clone(&s);
+            std::thread::spawn(move || s.tensor(last).map(|_| ()))
+        };
+        a.close();
+        let st = s.stats();
+        assert_eq!(st.live_tensors, 0);
+        assert_eq!(st.created, st.freed_at_close + st.freed_explicitly);
+        assert_eq!(s.account().live_bytes(), 0, "nothing leaks");
+        // A reader of a cancelled op wakes with the closed error (or its value).
+        match waiter.join().unwrap() {
+            Ok(()) => assert!(started),
+            Err(e) => assert!(matches!(e, Error::IllegalState(_)), "{e}"),
+        }
+        assert!(s.execute_single(op("AddV2"), &[x, x], None).is_err());
+        assert!(s.sync().is_err());
+    }
+}
+
+#[test]
+fn a_full_queue_blocks_the_dispatcher_and_the_limit_holds() {
+    let limit = 64 * 4096;
+    let a = Async::new(2, Some(limit));
+    let s = Arc::clone(&a.session);
+    let account: &Arc<MemoryAccount> = s.account();
+    let x = floats(&s, &[1.0; 1024]);
+    for _ in 0..2_000 {
+        let y = s.execute_single(op("Exp"), &[x], None).unwrap();
+        assert!(s.executor().unwrap().queued() <= 2);
+        s.free(y, FreeReason::Explicit);
+    }
+    s.sync().unwrap();
+    assert!(account.peak_bytes() <= limit, "{}", account.peak_bytes());
+    // Without releases the limit stops the queue's allocations, at the reads.
+    let mut kept = Vec::new();
+    for _ in 0..100 {
+        kept.push(s.execute_single(op("Exp"), &[x], None).unwrap());
+    }
+    let e = s.sync().err().unwrap();
+    assert!(matches!(e, Error::MemoryExhausted { .. }), "{e}");
+    assert!(account.peak_bytes() <= limit);
+    assert!(matches!(
+        s.tensor(kept[99]),
+        Err(Error::MemoryExhausted { .. })
+    ));
+    a.close();
+    assert_eq!(account.live_bytes(), 0);
+}
+
+#[test]
+fn a_panicking_kernel_fails_its_output_and_the_executor_goes_on() {
+    let a = Async::new(4, None);
+    let s = &a.session;
+    let x = ints(s, &[1]);
+    // PanicForTest exists only with the `testing` feature.
+    if let Ok(panics) = Registry::global().lookup("PanicForTest") {
+        let bad = s.execute_single(panics, &[x], None).unwrap();
+        assert!(matches!(s.tensor(bad), Err(Error::Panicked(m)) if m.contains("PanicForTest")));
+        assert!(matches!(s.sync(), Err(Error::Panicked(_))));
+    }
+    let y = s.execute_single(op("Neg"), &[x], None).unwrap();
+    assert_eq!(s.tensor(y).unwrap().as_slice::<i32>().unwrap(), &[-1]);
+    a.close();
+}
