@@ -324,7 +324,8 @@ impl Session {
         attrs: &Attrs,
     ) -> Result<Outputs> {
         let outputs = Registry::global().run(op, &self.account, tensors, list_lens, attrs)?;
-        self.table.insert_all(outputs.into_iter().map(Arc::new))
+        self.table
+            .insert_all(outputs.into_iter().map(|t| Entry::Ready(Arc::new(t))))
     }
 
     /// Runs an attribute-free op that yields one output (Java's fast path),
