@@ -4,6 +4,7 @@
 
 pub mod dtype;
 pub mod error;
+pub mod faults;
 pub mod handles;
 pub mod memory;
 pub mod ops;
