@@ -5,6 +5,7 @@
 pub mod dtype;
 pub mod error;
 pub mod executor;
+pub mod faults;
 pub mod handles;
 pub mod memory;
 pub mod ops;

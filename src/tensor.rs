@@ -149,17 +149,20 @@ impl<T: Element> Allocation<T> {
             pool::fit_under(limit, || account.held_bytes().saturating_add(bytes));
         }
         let guard = account.reserve(bytes)?;
-        let data = pool::obtain::<T>(n)
-            .or_else(|| {
+        let data = if crate::faults::allocation_refused() {
+            None
+        } else {
+            pool::obtain::<T>(n).or_else(|| {
                 // Idle buffers are the one reserve the allocator may lack.
                 pool::trim();
                 pool::obtain::<T>(n)
             })
-            .ok_or_else(|| Error::MemoryExhausted {
-                requested: bytes,
-                live: account.live_bytes().saturating_sub(bytes),
-                limit: None,
-            })?;
+        }
+        .ok_or_else(|| Error::MemoryExhausted {
+            requested: bytes,
+            live: account.live_bytes().saturating_sub(bytes),
+            limit: None,
+        })?;
         guard.allocated();
         Ok(Allocation { data, guard })
     }

@@ -5,10 +5,11 @@
 
 use jni::EnvUnowned;
 use jni::objects::{JClass, JString};
-use jni::sys::jint;
+use jni::sys::{jboolean, jint};
 
 use super::{Failure, boundary};
 use crate::error::Error;
+use crate::faults;
 
 /// Panics with `message`, to show a panic becomes a `RuntimeException`.
 #[unsafe(no_mangle)]
@@ -44,4 +45,39 @@ pub extern "system" fn Java_io_eagerflow_internal_TestHooks_failForTest<'l>(
             },
         }))
     })
+}
+
+/// Arms a fault for the next run of op `op` (canonical type name) on the
+/// calling thread: kind 0 makes the allocator refuse its first buffer, kind 1
+/// makes its kernel panic.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_TestHooks_armFaultForTest<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+    op: JString<'l>,
+    kind: jint,
+) {
+    boundary(&mut env, "armFaultForTest", |env| {
+        let op = op.try_to_string(env)?;
+        let fault = match kind {
+            0 => faults::Fault::RefuseAllocation,
+            1 => faults::Fault::Panic,
+            _ => {
+                return Err(Failure::Core(Error::invalid(format!(
+                    "unknown fault kind {kind}"
+                ))));
+            }
+        };
+        faults::arm(&op, fault);
+        Ok(())
+    })
+}
+
+/// Disarms the calling thread's fault; true if it was still armed.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_TestHooks_disarmFaultForTest<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+) -> jboolean {
+    boundary(&mut env, "disarmFaultForTest", |_| Ok(faults::disarm()))
 }

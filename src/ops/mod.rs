@@ -211,7 +211,16 @@ impl Registry {
         };
         // Costs nothing until a kernel panics; then the panic is re-raised
         // with the op and its inputs, which only this frame knows.
-        let outputs = std::panic::catch_unwind(AssertUnwindSafe(|| (def.kernel)(&ctx)))
+        #[cfg(any(test, feature = "testing"))]
+        let fault = crate::faults::enter(def.name);
+        let kernel = || {
+            #[cfg(any(test, feature = "testing"))]
+            if fault.panic {
+                panic!("fault injected for test");
+            }
+            (def.kernel)(&ctx)
+        };
+        let outputs = std::panic::catch_unwind(AssertUnwindSafe(kernel))
             .unwrap_or_else(|payload| {
                 let inputs = (0..def.inputs.len()).flat_map(|i| {
                     let list = ctx.list(i);

@@ -208,7 +208,14 @@ class FirstUseRaceTest {
       awaitParked(closer);
       if (round == 1) {
         closer.interrupt(); // an interrupted closer parks again rather than polling
-        awaitParked(closer);
+        // Right after interrupt() the closer may still show WAITING, not yet woken: wait until it
+        // has taken the interrupt (its flag is clear again) and parked anew. Temurin 25 showed
+        // that window ("expected WAITING but was RUNNABLE" in the loop below).
+        TestSupport.await(
+            "the interrupted closer to park again",
+            Duration.ofSeconds(10),
+            () -> {},
+            () -> !closer.isInterrupted() && closer.getState() == Thread.State.WAITING);
       }
       for (int i = 0; i < 200; i++) {
         assertEquals(Thread.State.WAITING, closer.getState(), "closer while a call is in flight");

@@ -22,4 +22,15 @@ public final class TestHooks {
 
   /** Returns each Rust error kind (0 to 4) as its Java exception. */
   public static native void failForTest(int kind);
+
+  /**
+   * Arms a fault for the next run of op {@code opType} (its canonical type name, such as {@code
+   * AddV2}) on the calling thread: kind 0 makes the allocator refuse the op's first output
+   * buffer (after its bytes were reserved), kind 1 makes its kernel panic. Replaces a fault armed
+   * before; other threads never meet it.
+   */
+  public static native void armFaultForTest(String opType, int kind);
+
+  /** Disarms the calling thread's fault; returns whether it was still armed (its op never ran). */
+  public static native boolean disarmFaultForTest();
 }
