@@ -480,18 +480,19 @@ public final class SessionCore extends NativeScope {
     long gcBefore = GcFacts.gcNanos();
     long start = System.nanoTime();
     Collector.Method method = Collector.choose();
-    boolean ran = collectAndDrain(ptr, method);
-    long liveAfter = liveBytes(ptr);
+    int outcome = collectAndDrain(ptr, method);
+    long liveAfter = settle(ptr, outcome, liveBefore);
     if (method == Collector.Method.YOUNG
         && liveAfter >= liveBefore
         && !GcFacts.explicitGcDisabled()) {
-      ran |= collectAndDrain(ptr, Collector.Method.FULL);
-      liveAfter = liveBytes(ptr);
+      outcome = Math.max(outcome, collectAndDrain(ptr, Collector.Method.FULL));
+      liveAfter = settle(ptr, outcome, liveBefore);
     }
+    boolean ran = outcome != NOT_RUN;
     long end = System.nanoTime();
     long freed = Math.max(0, liveBefore - liveAfter);
     long cost = Math.max(end - start, GcFacts.gcNanos() - gcBefore);
-    long next = pace(start, end, cost, liveBefore, liveAfter, freed);
+    long next = pace(start, end, cost, liveBefore, liveAfter, freed, outcome == DRAINED);
     if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
       LOG.log(
           System.Logger.Level.DEBUG,
@@ -510,8 +511,34 @@ public final class SessionCore extends NativeScope {
     return freed;
   }
 
-  /** Collects by {@code method}, then frees what the collection found; whether one ran. */
-  private boolean collectAndDrain(long ptr, Collector.Method method) {
+  /** Longest {@link #settle} waits for the first freed bytes after a collection. */
+  private static final long SETTLE_NANOS = 50_000_000L;
+
+  /**
+   * Live bytes after a collection. The reference handler enqueues a collection's references one
+   * by one, so the cleanup can reach the sentinel before the tensors' references have arrived: when
+   * nothing is freed yet, poll briefly for the rest before calling the collection fruitless.
+   */
+  private long settle(long ptr, int outcome, long liveBefore) {
+    long live = liveBytes(ptr);
+    long deadline = System.nanoTime() + SETTLE_NANOS;
+    while (outcome != NOT_RUN && live >= liveBefore && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(500_000L);
+      safePoint(ptr);
+      live = liveBytes(ptr);
+    }
+    return live;
+  }
+
+  /** {@link #collectAndDrain}: no collection ran. */
+  private static final int NOT_RUN = 0;
+  /** A collection ran, but the cleanup had not freed all it found when the wait ended. */
+  private static final int RAN = 1;
+  /** A collection ran and the cleanup freed everything it found. */
+  private static final int DRAINED = 2;
+
+  /** Collects by {@code method}, then frees what the collection found; how far it got. */
+  private int collectAndDrain(long ptr, Collector.Method method) {
     Sentinel sentinel = new Sentinel(queue);
     boolean ran = Collector.collect(method);
     long deadline = System.nanoTime() + MAX_PRESSURE_WAIT_NANOS;
@@ -533,7 +560,7 @@ public final class SessionCore extends NativeScope {
       throw new IllegalStateException(CLOSED_MESSAGE);
     }
     Reference.reachabilityFence(sentinel);
-    return ran;
+    return !ran ? NOT_RUN : sentinel.pending() ? RAN : DRAINED;
   }
 
   /**
@@ -543,7 +570,14 @@ public final class SessionCore extends NativeScope {
    * {@code Long.MAX_VALUE} (stop asking) after requests in a row that freed nothing; a request
    * that frees something again resumes pacing.
    */
-  private long pace(long start, long end, long cost, long liveBefore, long liveAfter, long freed) {
+  private long pace(
+      long start,
+      long end,
+      long cost,
+      long liveBefore,
+      long liveAfter,
+      long freed,
+      boolean drained) {
     synchronized (pacingLock) {
       requests++;
       bytesFreedByRequests += freed;
@@ -552,7 +586,11 @@ public final class SessionCore extends NativeScope {
       lastReliefEnd = end;
       liveAfterLastRelief = liveAfter;
       if (freed == 0) {
-        fruitlessInARow++;
+        // Fruitless only if the cleanup finished within the wait: a busy machine's slow cleanup
+        // has not shown that collections free nothing.
+        if (drained) {
+          fruitlessInARow++;
+        }
       } else {
         fruitlessInARow = 0;
         pacingGaveUp = false;
