@@ -352,27 +352,32 @@ impl Session {
         }
     }
 
-    /// The entries behind `inputs`, then `extra`, in an inline vector for up
-    /// to four (no heap allocation on the common path); a longer list (as
-    /// long as the caller's array) is reserved fallibly.
+    /// The entries behind `inputs`, then `extra` (see [`Self::small_vec`]).
     fn entries(
         &self,
         op: usize,
         inputs: &[u64],
         extra: Option<Tensor>,
     ) -> Result<SmallVec<[Entry; 4]>> {
-        let mut entries = SmallVec::<[Entry; 4]>::new();
-        let n = inputs.len() + usize::from(extra.is_some());
-        entries.try_reserve(n).map_err(|_| Error::MemoryExhausted {
-            requested: (n * std::mem::size_of::<Entry>()) as u64,
-            live: self.account.live_bytes(),
-            limit: None,
-        })?;
+        let mut entries = self.small_vec(inputs.len() + usize::from(extra.is_some()))?;
         self.table
             .get_many(inputs, &mut entries)
             .map_err(|e| e.in_op(Registry::global().name(op)))?;
         entries.extend(extra.map(|t| Entry::Ready(Arc::new(t))));
         Ok(entries)
+    }
+
+    /// An inline vector for up to four items (no heap allocation on the
+    /// common path); room for a longer one (as long as a caller's array) is
+    /// reserved fallibly.
+    fn small_vec<T>(&self, n: usize) -> Result<SmallVec<[T; 4]>> {
+        let mut v = SmallVec::new();
+        v.try_reserve(n).map_err(|_| Error::MemoryExhausted {
+            requested: n.saturating_mul(std::mem::size_of::<T>()) as u64,
+            live: self.account.live_bytes(),
+            limit: None,
+        })?;
+        Ok(v)
     }
 
     /// The input tensors of a synchronous run; pending ones are waited for.
@@ -383,14 +388,7 @@ impl Session {
         extra: Option<Tensor>,
     ) -> Result<SmallVec<[Arc<Tensor>; 4]>> {
         let entries = self.entries(op, inputs, extra)?;
-        let mut tensors = SmallVec::<[Arc<Tensor>; 4]>::new();
-        tensors
-            .try_reserve(entries.len())
-            .map_err(|_| Error::MemoryExhausted {
-                requested: (entries.len() * std::mem::size_of::<Arc<Tensor>>()) as u64,
-                live: self.account.live_bytes(),
-                limit: None,
-            })?;
+        let mut tensors = self.small_vec(entries.len())?;
         for e in entries {
             tensors.push(e.resolve()?);
         }

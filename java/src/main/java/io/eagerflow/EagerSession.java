@@ -595,21 +595,15 @@ public final class EagerSession implements AutoCloseable {
     @Override
     public <T extends TType> Output<T> run(EagerSession session, OpInfo op, Operand<?>... inputs) {
       int n = inputs.length;
-      if (!op.singleOutput() || n == 0 || n > 2) {
+      boolean fast = op.singleOutput() && (n == 1 || n == 2);
+      Output<?> x = fast ? input(inputs[0]) : null;
+      Output<?> y = fast && n == 2 ? input(inputs[1]) : null;
+      if (!fast || x.session() != session || (y != null && y.session() != session)) {
+        // The general path: other output counts and arities, and inputs of another session,
+        // which the builder enters for the call.
         OperationBuilder b = new EagerOperationBuilder(session, op, null);
         for (Operand<?> in : inputs) {
           b.addInput(in.asOutput());
-        }
-        return b.build().output(0);
-      }
-      Output<?> x = input(inputs[0]);
-      Output<?> y = n == 2 ? input(inputs[1]) : null;
-      if (x.session() != session || (y != null && y.session() != session)) {
-        // Inputs of another session take the builder's path, which enters that session.
-        EagerOperationBuilder b = new EagerOperationBuilder(session, op, null);
-        b.addInput(x);
-        if (y != null) {
-          b.addInput(y);
         }
         return b.build().output(0);
       }

@@ -14,8 +14,8 @@ import java.util.List;
  * short-lived arrays causes one, at the cost of zeroing that memory. {@code System.gc()} is a full
  * collection, whose cost grows with the live heap (seconds with a 2 GiB heap of small objects) and
  * which {@code -XX:+DisableExplicitGC} turns off. Each request takes the method whose requests
- * cost less lately; until a method has run, its cost is predicted (filling: free Eden times the
- * fill rate; full: the heap outside Eden times the marking rate). The loser is tried again now and
+ * cost less lately; until a method has run, its cost is predicted from typical rates (filling:
+ * free Eden at 0.5 ns a byte; full: the heap outside Eden at 2 ns a byte). The loser is tried again now and
  * then when it was close. {@code System.gc()} also follows a young collection that freed nothing
  * (the owners were old already), and is the only method on collectors without an Eden (ZGC,
  * Shenandoah). State is process-wide: the heap is.
@@ -27,19 +27,19 @@ final class Collector {
     YOUNG,
     /** {@code System.gc()}. */
     FULL,
-    /** Nothing: no Eden and explicit collections are disabled, or Eden filling failed. */
+    /** Nothing: no Eden to fill, and explicit collections are disabled. */
     NONE
   }
 
   /** Arrays well under G1's humongous threshold (half a region, at least 512 KiB). */
   private static final int CHUNK = 64 << 10;
   /** Until a fill has been timed: zeroing runs at several GB/s, so about 0.5 ns a byte. */
-  private static final double DEFAULT_FILL_NANOS_PER_BYTE = 0.5;
+  private static final double FILL_NANOS_PER_BYTE = 0.5;
   /**
    * Until a full collection has been timed: marking and compacting a heap of small objects ran at
    * about 0.5 to 1 GB/s on the 2-core build machines, so 2 ns a byte.
    */
-  private static final double DEFAULT_FULL_NANOS_PER_BYTE = 2.0;
+  private static final double FULL_NANOS_PER_BYTE = 2.0;
   /** What any full collection costs, however small the heap. */
   private static final long FULL_BASE_NANOS = 5_000_000L;
 
@@ -53,8 +53,6 @@ final class Collector {
       ManagementFactory.getGarbageCollectorMXBeans();
 
   // Measured costs; racy updates between sessions only blur an estimate.
-  private static volatile double fillNanosPerByte = DEFAULT_FILL_NANOS_PER_BYTE;
-  private static volatile double fullNanosPerByte = DEFAULT_FULL_NANOS_PER_BYTE;
   /** What a request by each method cost lately, averaged; negative until one ran. */
   private static volatile long youngNanos = -1;
 
@@ -71,9 +69,12 @@ final class Collector {
 
   private Collector() {}
 
-  /** Whether this JVM has an Eden to fill (generational collectors). */
-  static boolean canCollectYoung() {
-    return EDEN != null;
+  /**
+   * Whether a session can cause a collection at all: an Eden to fill, or {@code System.gc()} not
+   * disabled. Unlike {@link #choose}, no request is counted.
+   */
+  static boolean canCollect() {
+    return EDEN != null || !GcFacts.explicitGcDisabled();
   }
 
   /**
@@ -110,23 +111,17 @@ final class Collector {
 
   private static boolean fullCollection() {
     long before = collectionCount();
-    long outsideEden = heapOutsideEden();
     long start = System.nanoTime();
     System.gc();
-    long nanos = System.nanoTime() - start;
     boolean ran = collectionCount() != before;
     if (ran) {
-      fullNanos = average(fullNanos, nanos);
-    }
-    if (ran && outsideEden > 0) {
-      double rate = (double) Math.max(0, nanos - FULL_BASE_NANOS) / outsideEden;
-      fullNanosPerByte = 0.5 * fullNanosPerByte + 0.5 * rate;
+      fullNanos = average(fullNanos, System.nanoTime() - start);
     }
     return ran;
   }
 
   private static double predictedFullNanos() {
-    return FULL_BASE_NANOS + heapOutsideEden() * fullNanosPerByte;
+    return FULL_BASE_NANOS + heapOutsideEden() * FULL_NANOS_PER_BYTE;
   }
 
   /** Heap bytes in use outside Eden: what a full collection marks besides the young objects. */
@@ -137,7 +132,7 @@ final class Collector {
 
   private static double predictedFillNanos() {
     MemoryUsage u = EDEN.getUsage();
-    return Math.max(0, u.getCommitted() - u.getUsed()) * fillNanosPerByte;
+    return Math.max(0, u.getCommitted() - u.getUsed()) * FILL_NANOS_PER_BYTE;
   }
 
   /**
@@ -152,7 +147,6 @@ final class Collector {
     long budget = 2 * Math.max(room, max - u.getUsed()) + (64L << 20);
     long filled = 0;
     long start = System.nanoTime();
-    long gcStart = GcFacts.gcNanos();
     try {
       while (filled < budget) {
         for (int i = 0; i < 16; i++) {
@@ -160,11 +154,7 @@ final class Collector {
         }
         filled += 16L * CHUNK;
         if (collectionCount() != before) {
-          long wall = System.nanoTime() - start;
-          youngNanos = average(youngNanos, wall);
-          // The rate of filling alone, for predictions: the pause is paid by any method.
-          long nanos = Math.max(0, wall - (GcFacts.gcNanos() - gcStart));
-          fillNanosPerByte = 0.5 * fillNanosPerByte + 0.5 * ((double) nanos / filled);
+          youngNanos = average(youngNanos, System.nanoTime() - start);
           return true;
         }
       }

@@ -16,7 +16,6 @@ import javax.management.openmbean.CompositeData;
  * the process may use. Read once, lazily.
  */
 public final class GcFacts {
-  private static final AtomicLong COLLECTIONS = new AtomicLong();
   private static final AtomicLong GC_NANOS = new AtomicLong();
   private static volatile boolean listening;
 
@@ -48,13 +47,10 @@ public final class GcFacts {
     return processMemoryLimit() / 4;
   }
 
-  /** Collections the GC MX beans have reported since the first session asked (all causes). */
-  public static long collections() {
-    listen();
-    return COLLECTIONS.get();
-  }
-
-  /** Their summed durations in nanoseconds (pauses, and cycles of concurrent collectors). */
+  /**
+   * The summed durations, in nanoseconds, of the collections the GC MX beans have reported since
+   * the first session asked (pauses, and cycles of concurrent collectors).
+   */
   public static long gcNanos() {
     listen();
     return GC_NANOS.get();
@@ -140,7 +136,6 @@ public final class GcFacts {
                       n.getType())) {
                     GarbageCollectionNotificationInfo info =
                         GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
-                    COLLECTIONS.incrementAndGet();
                     GC_NANOS.addAndGet(info.getGcInfo().getDuration() * 1_000_000L);
                   }
                 },

@@ -332,7 +332,7 @@ public final class SessionCore extends NativeScope {
     if (raw >= 0) {
       return raw;
     }
-    if (Collector.choose() == Collector.Method.NONE) {
+    if (!Collector.canCollect()) {
       // No way to cause a collection: stop asking, let the hard limit bound the session.
       safePoint(ptr);
       giveUp(ptr, NO_COLLECTION);
@@ -352,7 +352,7 @@ public final class SessionCore extends NativeScope {
       throw withStrategy(e);
     }
     long freed;
-    if (Collector.choose() == Collector.Method.NONE) {
+    if (!Collector.canCollect()) {
       // Only what the JVM's own collections found can be freed.
       long before = liveBytes(ptr);
       safePoint(ptr);
@@ -383,7 +383,7 @@ public final class SessionCore extends NativeScope {
     if (!(e instanceof io.eagerflow.NativeMemoryExhaustedException)) {
       return e;
     }
-    boolean disabled = Collector.choose() == Collector.Method.NONE;
+    boolean disabled = !Collector.canCollect();
     long made;
     long freedTotal;
     synchronized (pacingLock) {

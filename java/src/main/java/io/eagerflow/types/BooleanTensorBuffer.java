@@ -1,7 +1,5 @@
 package io.eagerflow.types;
 
-import java.nio.BufferOverflowException;
-import java.nio.BufferUnderflowException;
 import java.util.Objects;
 import org.tensorflow.ndarray.buffer.DataBuffer;
 import org.tensorflow.ndarray.buffer.DataStorageVisitor;
@@ -12,15 +10,9 @@ import org.tensorflow.ndarray.buffer.BooleanDataBuffer;
  * tensor's heap mirror that checks on every access that the tensor is still usable (see {@link
  * TensorBase}).
  */
-final class BooleanTensorBuffer implements BooleanDataBuffer {
-  private final TensorBase base;
-  private final int offset;
-  private final int size;
-
+final class BooleanTensorBuffer extends TensorWindow implements BooleanDataBuffer {
   BooleanTensorBuffer(TensorBase base, int offset, int size) {
-    this.base = base;
-    this.offset = offset;
-    this.size = size;
+    super(base, offset, size);
   }
 
   private boolean[] array() {
@@ -29,23 +21,6 @@ final class BooleanTensorBuffer implements BooleanDataBuffer {
 
   private boolean[] writableArray() {
     return (boolean[]) base.writableMirror();
-  }
-
-  private int position(long index) {
-    if (index < 0 || index >= size) {
-      throw new IndexOutOfBoundsException("index " + index + " of a buffer of size " + size);
-    }
-    return offset + (int) index;
-  }
-
-  @Override
-  public long size() {
-    return size;
-  }
-
-  @Override
-  public boolean isReadOnly() {
-    return base.isReadOnly();
   }
 
   @Override
@@ -61,10 +36,7 @@ final class BooleanTensorBuffer implements BooleanDataBuffer {
 
   @Override
   public BooleanDataBuffer read(boolean[] dst, int dstOffset, int length) {
-    Objects.checkFromIndexSize(dstOffset, length, dst.length);
-    if (length > size) {
-      throw new BufferUnderflowException();
-    }
+    checkRead(dstOffset, length, dst.length);
     if (offset == 0 && dstOffset == 0 && length == dst.length && length == base.arrayLength()) {
       base.read(dst); // the whole tensor: straight from native memory while there is no mirror
     } else {
@@ -75,20 +47,14 @@ final class BooleanTensorBuffer implements BooleanDataBuffer {
 
   @Override
   public BooleanDataBuffer write(boolean[] src, int srcOffset, int length) {
-    Objects.checkFromIndexSize(srcOffset, length, src.length);
-    if (length > size) {
-      throw new BufferOverflowException();
-    }
+    checkWrite(srcOffset, length, src.length);
     System.arraycopy(src, srcOffset, writableArray(), offset, length);
     return this;
   }
 
   @Override
   public BooleanDataBuffer read(Boolean[] dst, int dstOffset, int length) {
-    Objects.checkFromIndexSize(dstOffset, length, dst.length);
-    if (length > size) {
-      throw new BufferUnderflowException();
-    }
+    checkRead(dstOffset, length, dst.length);
     boolean[] a = array();
     for (int i = 0; i < length; i++) {
       dst[dstOffset + i] = a[offset + i];
@@ -98,10 +64,7 @@ final class BooleanTensorBuffer implements BooleanDataBuffer {
 
   @Override
   public BooleanDataBuffer write(Boolean[] src, int srcOffset, int length) {
-    Objects.checkFromIndexSize(srcOffset, length, src.length);
-    if (length > size) {
-      throw new BufferOverflowException();
-    }
+    checkWrite(srcOffset, length, src.length);
     for (int i = 0; i < length; i++) {
       Objects.requireNonNull(src[srcOffset + i], "src[" + (srcOffset + i) + "]");
     }
@@ -114,11 +77,7 @@ final class BooleanTensorBuffer implements BooleanDataBuffer {
 
   @Override
   public BooleanDataBuffer copyTo(DataBuffer<Boolean> dst, long length) {
-    Objects.requireNonNull(dst, "dst");
-    if (length < 0 || length > size || length > dst.size()) {
-      throw new IllegalArgumentException(
-          "cannot copy " + length + " values from a buffer of " + size + " to one of " + dst.size());
-    }
+    checkCopy(dst, length);
     if (dst instanceof BooleanDataBuffer f) {
       boolean[] whole = offset == 0 && length == base.bufferSize() ? arrayOf(f, (int) length) : null;
       if (whole != null) {
@@ -137,8 +96,7 @@ final class BooleanTensorBuffer implements BooleanDataBuffer {
 
   @Override
   public BooleanDataBuffer slice(long index, long length) {
-    Objects.checkFromIndexSize(index, length, size);
-    base.check();
+    checkSlice(index, length);
     return new BooleanTensorBuffer(base, offset + (int) index, (int) length);
   }
 
@@ -195,10 +153,5 @@ final class BooleanTensorBuffer implements BooleanDataBuffer {
       h = 31 * h + Boolean.hashCode(a[offset + i]);
     }
     return h;
-  }
-
-  @Override
-  public String toString() {
-    return "BooleanTensorBuffer(size=" + size + ", " + base + ")";
   }
 }

@@ -1,7 +1,5 @@
 package io.eagerflow.types;
 
-import java.nio.BufferOverflowException;
-import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import org.tensorflow.ndarray.buffer.DataBuffer;
@@ -19,15 +17,9 @@ import org.tensorflow.ndarray.buffer.ByteDataBuffer;
  * tensor's heap mirror that checks on every access that the tensor is still usable (see {@link
  * TensorBase}).
  */
-final class ByteTensorBuffer implements ByteDataBuffer {
-  private final TensorBase base;
-  private final int offset;
-  private final int size;
-
+final class ByteTensorBuffer extends TensorWindow implements ByteDataBuffer {
   ByteTensorBuffer(TensorBase base, int offset, int size) {
-    this.base = base;
-    this.offset = offset;
-    this.size = size;
+    super(base, offset, size);
   }
 
   private byte[] array() {
@@ -36,23 +28,6 @@ final class ByteTensorBuffer implements ByteDataBuffer {
 
   private byte[] writableArray() {
     return (byte[]) base.writableMirror();
-  }
-
-  private int position(long index) {
-    if (index < 0 || index >= size) {
-      throw new IndexOutOfBoundsException("index " + index + " of a buffer of size " + size);
-    }
-    return offset + (int) index;
-  }
-
-  @Override
-  public long size() {
-    return size;
-  }
-
-  @Override
-  public boolean isReadOnly() {
-    return base.isReadOnly();
   }
 
   @Override
@@ -68,10 +43,7 @@ final class ByteTensorBuffer implements ByteDataBuffer {
 
   @Override
   public ByteDataBuffer read(byte[] dst, int dstOffset, int length) {
-    Objects.checkFromIndexSize(dstOffset, length, dst.length);
-    if (length > size) {
-      throw new BufferUnderflowException();
-    }
+    checkRead(dstOffset, length, dst.length);
     if (offset == 0 && dstOffset == 0 && length == dst.length && length == base.arrayLength()) {
       base.read(dst); // the whole tensor: straight from native memory while there is no mirror
     } else {
@@ -82,20 +54,14 @@ final class ByteTensorBuffer implements ByteDataBuffer {
 
   @Override
   public ByteDataBuffer write(byte[] src, int srcOffset, int length) {
-    Objects.checkFromIndexSize(srcOffset, length, src.length);
-    if (length > size) {
-      throw new BufferOverflowException();
-    }
+    checkWrite(srcOffset, length, src.length);
     System.arraycopy(src, srcOffset, writableArray(), offset, length);
     return this;
   }
 
   @Override
   public ByteDataBuffer read(Byte[] dst, int dstOffset, int length) {
-    Objects.checkFromIndexSize(dstOffset, length, dst.length);
-    if (length > size) {
-      throw new BufferUnderflowException();
-    }
+    checkRead(dstOffset, length, dst.length);
     byte[] a = array();
     for (int i = 0; i < length; i++) {
       dst[dstOffset + i] = a[offset + i];
@@ -105,10 +71,7 @@ final class ByteTensorBuffer implements ByteDataBuffer {
 
   @Override
   public ByteDataBuffer write(Byte[] src, int srcOffset, int length) {
-    Objects.checkFromIndexSize(srcOffset, length, src.length);
-    if (length > size) {
-      throw new BufferOverflowException();
-    }
+    checkWrite(srcOffset, length, src.length);
     for (int i = 0; i < length; i++) {
       Objects.requireNonNull(src[srcOffset + i], "src[" + (srcOffset + i) + "]");
     }
@@ -121,11 +84,7 @@ final class ByteTensorBuffer implements ByteDataBuffer {
 
   @Override
   public ByteDataBuffer copyTo(DataBuffer<Byte> dst, long length) {
-    Objects.requireNonNull(dst, "dst");
-    if (length < 0 || length > size || length > dst.size()) {
-      throw new IllegalArgumentException(
-          "cannot copy " + length + " values from a buffer of " + size + " to one of " + dst.size());
-    }
+    checkCopy(dst, length);
     if (dst instanceof ByteDataBuffer f) {
       byte[] whole = offset == 0 && length == base.bufferSize() ? arrayOf(f, (int) length) : null;
       if (whole != null) {
@@ -144,8 +103,7 @@ final class ByteTensorBuffer implements ByteDataBuffer {
 
   @Override
   public ByteDataBuffer slice(long index, long length) {
-    Objects.checkFromIndexSize(index, length, size);
-    base.check();
+    checkSlice(index, length);
     return new ByteTensorBuffer(base, offset + (int) index, (int) length);
   }
 
@@ -252,10 +210,5 @@ final class ByteTensorBuffer implements ByteDataBuffer {
       h = 31 * h + Byte.hashCode(a[offset + i]);
     }
     return h;
-  }
-
-  @Override
-  public String toString() {
-    return "ByteTensorBuffer(size=" + size + ", " + base + ")";
   }
 }

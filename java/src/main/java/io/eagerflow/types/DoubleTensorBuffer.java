@@ -1,7 +1,5 @@
 package io.eagerflow.types;
 
-import java.nio.BufferOverflowException;
-import java.nio.BufferUnderflowException;
 import java.nio.DoubleBuffer;
 import java.util.Objects;
 import org.tensorflow.ndarray.buffer.DataBuffer;
@@ -13,15 +11,9 @@ import org.tensorflow.ndarray.buffer.DoubleDataBuffer;
  * tensor's heap mirror that checks on every access that the tensor is still usable (see {@link
  * TensorBase}).
  */
-final class DoubleTensorBuffer implements DoubleDataBuffer {
-  private final TensorBase base;
-  private final int offset;
-  private final int size;
-
+final class DoubleTensorBuffer extends TensorWindow implements DoubleDataBuffer {
   DoubleTensorBuffer(TensorBase base, int offset, int size) {
-    this.base = base;
-    this.offset = offset;
-    this.size = size;
+    super(base, offset, size);
   }
 
   private double[] array() {
@@ -30,23 +22,6 @@ final class DoubleTensorBuffer implements DoubleDataBuffer {
 
   private double[] writableArray() {
     return (double[]) base.writableMirror();
-  }
-
-  private int position(long index) {
-    if (index < 0 || index >= size) {
-      throw new IndexOutOfBoundsException("index " + index + " of a buffer of size " + size);
-    }
-    return offset + (int) index;
-  }
-
-  @Override
-  public long size() {
-    return size;
-  }
-
-  @Override
-  public boolean isReadOnly() {
-    return base.isReadOnly();
   }
 
   @Override
@@ -62,10 +37,7 @@ final class DoubleTensorBuffer implements DoubleDataBuffer {
 
   @Override
   public DoubleDataBuffer read(double[] dst, int dstOffset, int length) {
-    Objects.checkFromIndexSize(dstOffset, length, dst.length);
-    if (length > size) {
-      throw new BufferUnderflowException();
-    }
+    checkRead(dstOffset, length, dst.length);
     if (offset == 0 && dstOffset == 0 && length == dst.length && length == base.arrayLength()) {
       base.read(dst); // the whole tensor: straight from native memory while there is no mirror
     } else {
@@ -76,20 +48,14 @@ final class DoubleTensorBuffer implements DoubleDataBuffer {
 
   @Override
   public DoubleDataBuffer write(double[] src, int srcOffset, int length) {
-    Objects.checkFromIndexSize(srcOffset, length, src.length);
-    if (length > size) {
-      throw new BufferOverflowException();
-    }
+    checkWrite(srcOffset, length, src.length);
     System.arraycopy(src, srcOffset, writableArray(), offset, length);
     return this;
   }
 
   @Override
   public DoubleDataBuffer read(Double[] dst, int dstOffset, int length) {
-    Objects.checkFromIndexSize(dstOffset, length, dst.length);
-    if (length > size) {
-      throw new BufferUnderflowException();
-    }
+    checkRead(dstOffset, length, dst.length);
     double[] a = array();
     for (int i = 0; i < length; i++) {
       dst[dstOffset + i] = a[offset + i];
@@ -99,10 +65,7 @@ final class DoubleTensorBuffer implements DoubleDataBuffer {
 
   @Override
   public DoubleDataBuffer write(Double[] src, int srcOffset, int length) {
-    Objects.checkFromIndexSize(srcOffset, length, src.length);
-    if (length > size) {
-      throw new BufferOverflowException();
-    }
+    checkWrite(srcOffset, length, src.length);
     for (int i = 0; i < length; i++) {
       Objects.requireNonNull(src[srcOffset + i], "src[" + (srcOffset + i) + "]");
     }
@@ -115,11 +78,7 @@ final class DoubleTensorBuffer implements DoubleDataBuffer {
 
   @Override
   public DoubleDataBuffer copyTo(DataBuffer<Double> dst, long length) {
-    Objects.requireNonNull(dst, "dst");
-    if (length < 0 || length > size || length > dst.size()) {
-      throw new IllegalArgumentException(
-          "cannot copy " + length + " values from a buffer of " + size + " to one of " + dst.size());
-    }
+    checkCopy(dst, length);
     if (dst instanceof DoubleDataBuffer f) {
       double[] whole = offset == 0 && length == base.bufferSize() ? arrayOf(f, (int) length) : null;
       if (whole != null) {
@@ -138,8 +97,7 @@ final class DoubleTensorBuffer implements DoubleDataBuffer {
 
   @Override
   public DoubleDataBuffer slice(long index, long length) {
-    Objects.checkFromIndexSize(index, length, size);
-    base.check();
+    checkSlice(index, length);
     return new DoubleTensorBuffer(base, offset + (int) index, (int) length);
   }
 
@@ -205,10 +163,5 @@ final class DoubleTensorBuffer implements DoubleDataBuffer {
       h = 31 * h + Double.hashCode(a[offset + i]);
     }
     return h;
-  }
-
-  @Override
-  public String toString() {
-    return "DoubleTensorBuffer(size=" + size + ", " + base + ")";
   }
 }
