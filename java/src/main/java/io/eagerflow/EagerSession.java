@@ -600,10 +600,11 @@ public final class EagerSession implements AutoCloseable {
       Output<?> y = fast && n == 2 ? input(inputs[1]) : null;
       if (!fast || x.session() != session || (y != null && y.session() != session)) {
         // The general path: other output counts and arities, and inputs of another session,
-        // which the builder enters for the call.
+        // which the builder enters for the call. Outputs go in as they are, so that the builder's
+        // own checks name the op (Output.asOutput() would throw first, without it).
         OperationBuilder b = new EagerOperationBuilder(session, op, null);
         for (Operand<?> in : inputs) {
-          b.addInput(in.asOutput());
+          b.addInput(input(in));
         }
         return b.build().output(0);
       }
