@@ -43,6 +43,7 @@ class StressTest {
   private static final int SLOTS = 6;
   /** Ops the workers complete between two closes of a shared session under them. */
   private static final long OPS_BETWEEN_CLOSES = 1_500;
+  private static final long MAX_NANOS_BETWEEN_CLOSES = 250_000_000L;
   private static final int PROGRAMS = 64;
   private static final int STEPS = 10;
   private static final int KINDS = 8;
@@ -273,13 +274,16 @@ class StressTest {
     // The test thread closes shared sessions under the workers and puts fresh ones in their place.
     long deadline = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
     long next = ops.get() + OPS_BETWEEN_CLOSES;
+    long lastClose = System.nanoTime();
     int replaced = 0;
     while (System.nanoTime() < deadline && errors.isEmpty()) {
-      if (ops.get() < next) {
+      // Every 1,500 ops, or every 250 ms when a collector or the load slows the workers down.
+      if (ops.get() < next && System.nanoTime() - lastClose < MAX_NANOS_BETWEEN_CLOSES) {
         Thread.onSpinWait();
         continue;
       }
       next = ops.get() + OPS_BETWEEN_CLOSES;
+      lastClose = System.nanoTime();
       int i = replaced % SLOTS;
       Slot old = slots.getAndSet(i, new Slot(strategies[(i + replaced / SLOTS) % strategies.length]));
       old.session.close();
