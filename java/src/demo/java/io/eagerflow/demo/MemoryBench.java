@@ -29,7 +29,8 @@ import org.tensorflow.ndarray.Shape;
  * (comma-separated live heap sizes, default "0,2048"), {@code bench.modes} (of {@link Mode},
  * default all), {@code bench.disableExplicitGc} (also run the G1 configurations with {@code
  * -XX:+DisableExplicitGC}, default true), {@code bench.iterations} (default 3000), {@code
- * bench.maxGcTimeShare} (the session option; default: the library's).
+ * bench.maxGcTimeShare} and {@code bench.gcTriggerBytes} (the session options; default: the
+ * library's).
  */
 public final class MemoryBench {
   /** How the loop's tensors are freed. */
@@ -86,9 +87,11 @@ public final class MemoryBench {
           cmd.add("-Xmx" + heap);
           cmd.add("--enable-native-access=ALL-UNNAMED");
           cmd.addAll(flags);
-          String share = System.getProperty("bench.maxGcTimeShare");
-          if (share != null) {
-            cmd.add("-Dbench.maxGcTimeShare=" + share);
+          for (String key : List.of("bench.maxGcTimeShare", "bench.gcTriggerBytes")) {
+            String value = System.getProperty(key);
+            if (value != null) {
+              cmd.add("-D" + key + "=" + value);
+            }
           }
           String lib = System.getProperty("eagerflow.library.path");
           if (lib != null) {
@@ -149,6 +152,10 @@ public final class MemoryBench {
     String share = System.getProperty("bench.maxGcTimeShare");
     if (share != null) {
       options.maxGcTimeShare(Double.parseDouble(share));
+    }
+    String trigger = System.getProperty("bench.gcTriggerBytes");
+    if (trigger != null) {
+      options.gcTriggerBytes(Long.parseLong(trigger));
     }
     if (mode == Mode.ON_SAFE_POINTS) {
       options.resourceCleanupStrategy(ResourceCleanupStrategy.ON_SAFE_POINTS);

@@ -566,7 +566,8 @@ public final class SessionCore extends NativeScope {
   /**
    * The next soft threshold: what stayed live plus what the session may allocate, at the rate it
    * grew since the previous collection, for collections that cost {@code cost} each to take at
-   * most {@code maxGcTimeShare} of wall time; between 64 MiB and three quarters of the hard limit.
+   * most {@code maxGcTimeShare} of wall time, at most an eighth of the hard limit above what
+   * stayed live; between 64 MiB and three quarters of the hard limit.
    * {@code Long.MAX_VALUE} (stop asking) after requests in a row that freed nothing; a request
    * that frees something again resumes pacing.
    */
@@ -627,15 +628,24 @@ public final class SessionCore extends NativeScope {
    * The adaptive soft threshold after a collection that cost {@code costNanos} and left {@code
    * liveAfter} bytes, when live bytes grew by {@code growth} in the {@code mutatorNanos} before it:
    * collections of that cost spaced by the allocation that growth rate allows in {@code
-   * cost*(1-share)/share} take {@code share} of wall time.
+   * cost*(1-share)/share} take {@code share} of wall time. That allocation (the garbage a
+   * collection will find) is at most an eighth of the cap: where collections are slow (a large
+   * live heap) the time share alone would let unreachable tensors take gigabytes, and memory is
+   * what the session exists to bound.
    */
   static long nextTrigger(
       long liveAfter, long growth, long mutatorNanos, long costNanos, double share, long cap) {
     double rate = (double) growth / Math.max(1, mutatorNanos);
     double allowedMutatorNanos = costNanos * (1 - share) / share;
-    double next = liveAfter + rate * allowedMutatorNanos;
+    double headroom = Math.min(rate * allowedMutatorNanos, maxHeadroom(cap));
+    double next = liveAfter + headroom;
     long ceiling = Math.max(MIN_GC_TRIGGER_BYTES, cap - cap / 4);
     return (long) Math.max(MIN_GC_TRIGGER_BYTES, Math.min(next, ceiling));
+  }
+
+  /** The most garbage pacing lets accumulate between requests: an eighth of the cap. */
+  static long maxHeadroom(long cap) {
+    return Math.max(MIN_GC_TRIGGER_BYTES, cap / 8);
   }
 
   /** A reference with no tensors whose processing marks the end of a requested collection. */

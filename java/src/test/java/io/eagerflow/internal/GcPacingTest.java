@@ -15,27 +15,39 @@ class GcPacingTest {
 
   @Test
   void cheapCollectionsKeepTheFloor() {
-    // 3 GiB/s of growth, 10 ms per collection, 75% share: 10 MiB between collections.
-    long t = SessionCore.nextTrigger(2 * MIB, 3L << 30, 1_000_000_000L, 10_000_000L, 0.75, CAP);
+    // 3 GiB/s of growth, 10 ms per collection, half the time: 30 MiB between collections.
+    long t = SessionCore.nextTrigger(2 * MIB, 3L << 30, 1_000_000_000L, 10_000_000L, 0.5, CAP);
     assertEquals(64 * MIB, t);
   }
 
   @Test
   void costlyCollectionsSpaceOut() {
-    // Same growth, 1.5 s per collection: about 1.5 GiB between collections.
-    long t = SessionCore.nextTrigger(2 * MIB, 3L << 30, 1_000_000_000L, 1_500_000_000L, 0.75, CAP);
-    assertTrue(t > 1400 * MIB && t < 1600 * MIB, "trigger " + (t / MIB) + " MiB");
+    // Same growth, 0.2 s per collection, half the time: about 600 MiB between collections.
+    long t = SessionCore.nextTrigger(2 * MIB, 3L << 30, 1_000_000_000L, 200_000_000L, 0.5, CAP);
+    assertTrue(t > 560 * MIB && t < 660 * MIB, "trigger " + (t / MIB) + " MiB");
     // A smaller share asks less often.
-    long t2 = SessionCore.nextTrigger(2 * MIB, 3L << 30, 1_000_000_000L, 1_500_000_000L, 0.5, CAP);
+    long t2 = SessionCore.nextTrigger(2 * MIB, 3L << 30, 1_000_000_000L, 200_000_000L, 0.4, CAP);
     assertTrue(t2 > t, t2 + " > " + t);
   }
 
   @Test
+  void garbageBetweenRequestsIsAtMostAnEighthOfTheCap() {
+    // 1.5 s per collection would allow 1.5 GiB of garbage by time alone.
+    long live = 2 * MIB;
+    long t = SessionCore.nextTrigger(live, 3L << 30, 1_000_000_000L, 1_500_000_000L, 0.5, CAP);
+    assertEquals(live + CAP / 8, t);
+    assertEquals(CAP / 8, SessionCore.maxHeadroom(CAP));
+    // Never below the floor, however small the cap.
+    assertEquals(64 * MIB, SessionCore.maxHeadroom(128 * MIB));
+  }
+
+  @Test
   void theTriggerStaysBelowTheCap() {
-    long t = SessionCore.nextTrigger(0, 3L << 30, 1_000_000L, 10_000_000_000L, 0.1, CAP);
+    long live = 5L << 30;
+    long t = SessionCore.nextTrigger(live, 3L << 30, 1_000_000L, 10_000_000_000L, 0.1, CAP);
     assertEquals(CAP - CAP / 4, t);
     // What stays live counts: the trigger sits above it.
-    long live = 500 * MIB;
+    live = 500 * MIB;
     assertEquals(
         live + 64 * MIB, SessionCore.nextTrigger(live, 64 * MIB, 1_000_000_000L, 1_000_000_000L, 0.5, CAP));
   }
