@@ -14,9 +14,14 @@ pub enum DataType {
     UInt8 = 4,
     Int64 = 9,
     Bool = 10,
+    /// Byte strings of any length (TensorFlow's `DT_STRING`): no fixed size
+    /// and no [`Element`] type; see [`crate::strings`].
+    String = 7,
 }
 
 impl DataType {
+    /// The fixed-size element types, each with an [`Element`] type (every
+    /// type but STRING).
     pub const ALL: [DataType; 6] = [
         DataType::Float,
         DataType::Double,
@@ -29,6 +34,7 @@ impl DataType {
     pub fn from_code(code: i32) -> Result<DataType> {
         DataType::ALL
             .into_iter()
+            .chain([DataType::String])
             .find(|d| d.code() == code)
             .ok_or_else(|| Error::invalid(format!("unknown data type code {code}")))
     }
@@ -37,12 +43,14 @@ impl DataType {
         self as i32
     }
 
-    /// Bytes per element.
+    /// Bytes per element; 0 for STRING, whose elements have no fixed size
+    /// (a string tensor counts the bytes it holds, see [`crate::strings`]).
     pub fn size(self) -> usize {
         match self {
             DataType::Float | DataType::Int32 => 4,
             DataType::Double | DataType::Int64 => 8,
             DataType::UInt8 | DataType::Bool => 1,
+            DataType::String => 0,
         }
     }
 
@@ -54,6 +62,7 @@ impl DataType {
             DataType::UInt8 => "UINT8",
             DataType::Int64 => "INT64",
             DataType::Bool => "BOOL",
+            DataType::String => "STRING",
         }
     }
 
@@ -66,7 +75,7 @@ impl DataType {
     }
 
     pub fn is_numeric(self) -> bool {
-        self != DataType::Bool
+        !matches!(self, DataType::Bool | DataType::String)
     }
 }
 
@@ -168,6 +177,15 @@ macro_rules! with_dtype {
                 type $T = bool;
                 $body
             }
+            // The registry refuses STRING inputs to ops without string
+            // kernels before they run; this is what a STRING type attribute
+            // (`Cast`'s `DstT`, a random op's `dtype`) meets.
+            $crate::dtype::DataType::String => {
+                return Err($crate::error::Error::invalid(
+                    "the STRING dtype is not supported by this op",
+                )
+                .into())
+            }
         }
     };
 }
@@ -198,6 +216,12 @@ macro_rules! with_numeric_dtype {
                 $body
             }
             $crate::dtype::DataType::Bool => $fallback,
+            $crate::dtype::DataType::String => {
+                return Err($crate::error::Error::invalid(
+                    "the STRING dtype is not supported by this op",
+                )
+                .into())
+            }
         }
     };
 }
@@ -225,6 +249,7 @@ mod tests {
         for d in DataType::ALL {
             assert_eq!(DataType::from_code(d.code()).ok(), Some(d));
         }
-        assert!(DataType::from_code(7).is_err());
+        assert_eq!(DataType::from_code(7).ok(), Some(DataType::String));
+        assert!(DataType::from_code(5).is_err());
     }
 }

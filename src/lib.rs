@@ -14,6 +14,7 @@ pub mod pool;
 pub mod scratch;
 pub mod session;
 pub mod sessions;
+pub mod strings;
 pub mod tensor;
 
 mod jni;

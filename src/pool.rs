@@ -106,7 +106,8 @@ pub fn take<T: Element>(n: usize) -> Option<Vec<T>> {
 
 pub(crate) fn recycle(storage: Storage) {
     let bytes = storage.capacity_bytes();
-    if bytes < MIN_POOLED_BYTES {
+    // String storage has no fixed element size to pool by.
+    if bytes < MIN_POOLED_BYTES || storage.dtype().size() == 0 {
         return;
     }
     let cap = bytes / storage.dtype().size();

@@ -147,6 +147,7 @@ pub fn scratch_scalar(dtype: DataType, value: f64) -> Result<Tensor> {
         DataType::Int64 => Tensor::scalar(a, value as i64),
         DataType::UInt8 => Tensor::scalar(a, value as u8),
         DataType::Bool => Tensor::scalar(a, value != 0.0),
+        DataType::String => Err(Error::invalid("a STRING scalar cannot hold a number")),
     }
 }
 

@@ -21,6 +21,7 @@ pub enum Storage {
     U8(Vec<u8>),
     I64(Vec<i64>),
     Bool(Vec<bool>),
+    Str(crate::strings::Strings),
 }
 
 impl Storage {
@@ -32,6 +33,7 @@ impl Storage {
             Storage::U8(_) => DataType::UInt8,
             Storage::I64(_) => DataType::Int64,
             Storage::Bool(_) => DataType::Bool,
+            Storage::Str(_) => DataType::String,
         }
     }
 
@@ -43,6 +45,7 @@ impl Storage {
             Storage::U8(v) => v.len(),
             Storage::I64(v) => v.len(),
             Storage::Bool(v) => v.len(),
+            Storage::Str(v) => v.len(),
         }
     }
 
@@ -58,6 +61,7 @@ impl Storage {
             Storage::U8(v) => v.capacity(),
             Storage::I64(v) => v.capacity(),
             Storage::Bool(v) => v.capacity(),
+            Storage::Str(v) => return v.capacity_bytes(),
         };
         cap * self.dtype().size()
     }
@@ -263,7 +267,38 @@ impl Tensor {
 
     /// Bytes of the (possibly shared) buffer.
     pub fn byte_size(&self) -> u64 {
-        (self.num_elements() * self.dtype.size()) as u64
+        match &self.buffer.storage {
+            Storage::Str(s) => crate::strings::held_bytes(s.len(), s.bytes().len()).unwrap_or(0),
+            _ => (self.num_elements() * self.dtype.size()) as u64,
+        }
+    }
+
+    /// A tensor of `storage`, whose bytes `guard` accounts.
+    pub(crate) fn from_storage(
+        dtype: DataType,
+        shape: Vec<usize>,
+        storage: Storage,
+        guard: BufferGuard,
+    ) -> Result<Tensor> {
+        Ok(Tensor {
+            dtype,
+            shape,
+            buffer: Arc::new(Buffer {
+                storage,
+                _guard: guard,
+            }),
+        })
+    }
+
+    /// The elements of a STRING tensor.
+    pub fn strings(&self) -> Result<&crate::strings::Strings> {
+        match &self.buffer.storage {
+            Storage::Str(s) => Ok(s),
+            _ => Err(Error::invalid(format!(
+                "expected a STRING tensor but got {}",
+                self.dtype
+            ))),
+        }
     }
 
     pub fn storage(&self) -> &Storage {
@@ -336,6 +371,13 @@ impl Tensor {
 
     /// A copy of this tensor's data accounted against `account` (snapshots).
     pub fn deep_copy(&self, account: &Arc<MemoryAccount>) -> Result<Tensor> {
+        if let Storage::Str(s) = &self.buffer.storage {
+            let mut a = crate::strings::StringAllocation::new(account, s.len(), s.bytes().len())?;
+            for e in s.iter() {
+                a.push(e)?;
+            }
+            return a.into_tensor(self.shape.clone());
+        }
         crate::with_dtype!(self.dtype, T => {
             Tensor::from_slice::<T>(account, &self.shape, self.as_slice::<T>()?)
         })

@@ -14,7 +14,7 @@ use super::{
 use crate::dtype::DataType;
 use crate::error::Error;
 use crate::memory::GlobalMemory;
-use crate::ops::{Attrs, Registry};
+use crate::ops::{Attrs, Registry, TensorOwner};
 use crate::pool;
 use crate::scratch::Scratch;
 use crate::session::{FreeReason, Session, SessionOptions, SessionStats, scratch_scalar};
@@ -380,7 +380,8 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_executeMixed<'l>(
 }
 
 /// Decodes an op call's list lengths (`null`: every argument single) and
-/// attributes; a tensor attribute names table 0 (standalone) or the session.
+/// attributes; a tensor attribute names the standalone table, the op's
+/// session or another open session.
 fn lens_and_attrs(
     env: &mut jni::Env<'_>,
     session: &Session,
@@ -398,13 +399,14 @@ fn lens_and_attrs(
     let encoded = long_array(env, attrs, session.account())?;
     let registry = Registry::global();
     let names = registry.attr_names(op as usize);
-    let attrs = Attrs::decode(&encoded, names, |table, handle| {
-        let owner: &Session = if table == 0 {
-            Session::standalone()
-        } else {
-            session
+    let attrs = Attrs::decode(&encoded, names, |owner, handle| {
+        let t = match owner {
+            TensorOwner::Standalone => Session::standalone().tensor(handle)?,
+            TensorOwner::Caller => session.tensor(handle)?,
+            // Its bytes stay counted by its own session; the op copies what it keeps.
+            TensorOwner::Session(id) => sessions::lookup(id)?.tensor(handle)?,
         };
-        Ok((*owner.tensor(handle)?).clone())
+        Ok((*t).clone())
     })
     .map_err(|e| e.in_op(registry.name(op as usize)))?;
     Ok((lens, attrs))
@@ -512,7 +514,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_collected<'l>(
 /// Returns a new tensor's handle to Java; a negative value (`!handle`) also
 /// tells the caller to request a garbage collection (memory pressure). Real
 /// handles never have the sign bit set.
-fn signal(session: &Session, handle: u64) -> jlong {
+pub(super) fn signal(session: &Session, handle: u64) -> jlong {
     if session.take_gc_signal() {
         !(handle as jlong)
     } else {

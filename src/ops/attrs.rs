@@ -169,16 +169,30 @@ pub mod kind {
     pub const STRING: i64 = 8;
     /// payload: `[table, handle]`, table 0 = standalone, 1 = the op's session.
     pub const TENSOR: i64 = 9;
+    /// payload: `[session id, handle]`: a tensor of another open session,
+    /// which Java keeps from closing until the op's call returns.
+    pub const FOREIGN_TENSOR: i64 = 10;
+}
+
+/// Where a tensor-valued attribute's tensor lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TensorOwner {
+    /// The table of standalone tensors.
+    Standalone,
+    /// The session running the op.
+    Caller,
+    /// Another session, by id.
+    Session(u64),
 }
 
 impl Attrs {
     /// Decodes the flat encoding. A name is its position in `names` (the op's
-    /// attribute names, `Registry::attr_names`); `tensor(table, handle)`
+    /// attribute names, `Registry::attr_names`); `tensor(owner, handle)`
     /// resolves tensor-valued attributes.
     pub fn decode<S: AsRef<str>>(
         encoded: &[i64],
         names: &[S],
-        tensor: impl Fn(i64, u64) -> Result<Tensor>,
+        tensor: impl Fn(TensorOwner, u64) -> Result<Tensor>,
     ) -> Result<Attrs> {
         let bad = || Error::invalid("malformed attribute encoding");
         let name_at = |i: i64| -> Result<String> {
@@ -218,7 +232,16 @@ impl Attrs {
                     Error::invalid(format!("attribute '{name}' is malformed or not UTF-8"))
                 })?),
                 kind::TENSOR => match payload {
-                    [table, handle] => AttrValue::Tensor(tensor(*table, *handle as u64)?),
+                    [0, handle] => {
+                        AttrValue::Tensor(tensor(TensorOwner::Standalone, *handle as u64)?)
+                    }
+                    [1, handle] => AttrValue::Tensor(tensor(TensorOwner::Caller, *handle as u64)?),
+                    _ => return Err(bad()),
+                },
+                kind::FOREIGN_TENSOR => match payload {
+                    [id, handle] => {
+                        AttrValue::Tensor(tensor(TensorOwner::Session(*id as u64), *handle as u64)?)
+                    }
                     _ => return Err(bad()),
                 },
                 _ => return Err(bad()),

@@ -81,6 +81,10 @@ fn equality(ctx: &OpContext<'_>, want_equal: bool) -> Result<KernelOutputs> {
         )?]);
     }
     check_shapes(ctx)?;
+    if x.dtype() == DataType::String {
+        let out = super::strings::equality(ctx, x, y, want_equal)?;
+        return Ok(smallvec::smallvec![out]);
+    }
     let out = crate::with_dtype!(x.dtype(), T => binary_map(ctx, x, y, |a: T, b: T| (a == b) == want_equal)?);
     Ok(smallvec::smallvec![out])
 }

@@ -15,6 +15,7 @@ mod random;
 mod reduce;
 mod shape;
 mod signature;
+mod strings;
 #[cfg(any(test, feature = "testing"))]
 mod testing;
 
@@ -22,7 +23,7 @@ use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, LazyLock};
 
-pub use attrs::{AttrValue, Attrs};
+pub use attrs::{AttrValue, Attrs, TensorOwner};
 
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
@@ -54,7 +55,20 @@ pub struct Registry {
     /// Per op: the names an attribute may have, its own then [`INFERRED_ATTRS`];
     /// Java sends an attribute's name as its position here.
     attr_names: Vec<Vec<&'static str>>,
+    /// Per op: whether it has a string kernel (see [`STRING_OPS`]).
+    takes_strings: Vec<bool>,
 }
+
+/// The ops that read STRING inputs. Every other op refuses them before its
+/// kernel runs, naming itself, the input and the dtype.
+const STRING_OPS: &[&str] = &[
+    "Const",
+    "StringJoin",
+    "Substr",
+    "StringLength",
+    "Equal",
+    "NotEqual",
+];
 
 /// Ops whose number of outputs is not always one. Java runs every other op on
 /// the single-output fast path, which refuses (and frees) anything else.
@@ -74,6 +88,7 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
         ops: Vec::new(),
         by_name: HashMap::new(),
         attr_names: Vec::new(),
+        takes_strings: Vec::new(),
     };
     math::register(&mut r);
     compare::register(&mut r);
@@ -83,6 +98,7 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     linalg::register(&mut r);
     nn::register(&mut r);
     random::register(&mut r);
+    strings::register(&mut r);
     #[cfg(any(test, feature = "testing"))]
     testing::register(&mut r);
     r
@@ -123,6 +139,7 @@ impl Registry {
         }
         self.attr_names
             .push(def.attrs.iter().chain(INFERRED_ATTRS).copied().collect());
+        self.takes_strings.push(STRING_OPS.contains(&def.name));
         self.ops.push(def);
     }
 
@@ -209,6 +226,9 @@ impl Registry {
             attrs,
             account,
         };
+        if !self.takes_strings.get(index).copied().unwrap_or(false) {
+            ctx.refuse_strings().map_err(|e| e.in_op(def.name))?;
+        }
         // Costs nothing until a kernel panics; then the panic is re-raised
         // with the op and its inputs, which only this frame knows.
         #[cfg(any(test, feature = "testing"))]
@@ -427,6 +447,19 @@ impl<'a> OpContext<'a> {
                     .join(", ")
             )))
         }
+    }
+
+    /// Refuses a STRING input (ops without a string kernel).
+    fn refuse_strings(&self) -> Result<()> {
+        for i in 0..self.def.inputs.len() {
+            if self.list(i).iter().any(|t| t.dtype() == DataType::String) {
+                return Err(Error::invalid(format!(
+                    "input '{}' has dtype STRING, which this op does not support",
+                    self.arg_name(i)
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// The error for input `i` having a dtype this op does not support.

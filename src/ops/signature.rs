@@ -63,6 +63,7 @@ pub(super) fn output_args(op: &str) -> Option<&'static [&'static str]> {
         | "RandomStandardNormal"
         | "TruncatedNormal"
         | "PanicForTest" => &["output"],
+        "StringJoin" | "Substr" | "StringLength" => &["output"],
         _ => return None,
     })
 }

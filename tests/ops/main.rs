@@ -14,3 +14,4 @@ mod random;
 mod reduce;
 mod registry_fuzz;
 mod shape;
+mod strings;

@@ -206,7 +206,7 @@ pub(super) fn pow(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             })?
         }
         DataType::UInt8 => binary_map(ctx, x, y, |a: u8, b: u8| a.wrapping_pow(u32::from(b)))?,
-        DataType::Bool => return Err(ctx.unsupported_dtype(0)),
+        DataType::Bool | DataType::String => return Err(ctx.unsupported_dtype(0)),
     };
     Ok(smallvec::smallvec![out])
 }

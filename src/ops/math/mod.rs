@@ -58,7 +58,9 @@ macro_rules! by_dtype {
                 type $T = u8;
                 $u
             }
-            DataType::Bool => $b,
+            // Every `bool` body is an unsupported-dtype error, which STRING
+            // meets as well (the registry refuses it before any kernel runs).
+            DataType::Bool | DataType::String => $b,
         }
     };
 }

@@ -46,6 +46,10 @@ pub fn bits(t: &Tensor) -> Vec<u64> {
         DataType::Int64 => each::<i64>(t, |v| v as u64),
         DataType::UInt8 => each::<u8>(t, u64::from),
         DataType::Bool => each::<bool>(t, u64::from),
+        DataType::String => t.strings().map_or_else(
+            |_| Vec::new(),
+            |s| s.bytes().iter().map(|&b| u64::from(b)).collect(),
+        ),
     };
     out.extend(t.shape().iter().map(|&d| d as u64 | 1 << 63));
     out

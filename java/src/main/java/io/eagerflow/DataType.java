@@ -2,7 +2,7 @@ package io.eagerflow;
 
 /**
  * Element types of tensors, with TensorFlow's numeric codes (FLOAT 1, DOUBLE 2, INT32 3, UINT8 4,
- * INT64 9, BOOL 10), which the native core shares.
+ * STRING 7, INT64 9, BOOL 10), which the native core shares.
  */
 public enum DataType {
   /** 32-bit IEEE float. */
@@ -16,7 +16,12 @@ public enum DataType {
   /** 64-bit signed integer. */
   INT64(9, 8),
   /** Boolean. */
-  BOOL(10, 1);
+  BOOL(10, 1),
+  /**
+   * Byte strings of any length ({@link io.eagerflow.types.TString}); {@link #byteSize()} is -1, as
+   * in TensorFlow Java, since elements have no fixed size.
+   */
+  STRING(7, -1);
 
   /** TensorFlow Java's name ({@code org.tensorflow.proto.DataType}) for {@link #FLOAT}. */
   public static final DataType DT_FLOAT = FLOAT;
@@ -36,6 +41,9 @@ public enum DataType {
   /** TensorFlow Java's name for {@link #BOOL}. */
   public static final DataType DT_BOOL = BOOL;
 
+  /** TensorFlow Java's name for {@link #STRING}. */
+  public static final DataType DT_STRING = STRING;
+
   private final int code;
   private final int byteSize;
 
@@ -49,7 +57,7 @@ public enum DataType {
     return code;
   }
 
-  /** Bytes per element. */
+  /** Bytes per element, or -1 for {@link #STRING}, whose elements have no fixed size. */
   public int byteSize() {
     return byteSize;
   }

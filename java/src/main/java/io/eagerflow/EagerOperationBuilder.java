@@ -33,6 +33,7 @@ final class EagerOperationBuilder implements OperationBuilder {
   private static final int SHAPE = 7;
   private static final int STRING = 8;
   private static final int TENSOR = 9;
+  private static final int FOREIGN_TENSOR = 10;
 
   private final EagerSession session;
   private final OpInfo op;
@@ -43,6 +44,9 @@ final class EagerOperationBuilder implements OperationBuilder {
   private long[] attrs;
   private int attrLength;
   private List<TType> tensorAttrs;
+  /** Tensor attributes of other sessions: each one's scope, and where its session id goes. */
+  private List<NativeScope> foreignAttrScopes;
+  private int[] foreignAttrSlots;
   /** Whether an input comes from another session (then build() takes the mixed path). */
   private boolean foreign;
   /** The first attribute name the op does not have; build() throws for it. */
@@ -255,13 +259,25 @@ final class EagerOperationBuilder implements OperationBuilder {
     checkNotBuilt();
     Objects.requireNonNull(value, "value");
     NativeTensor tensor = TensorTypes.unwrap(value);
-    boolean standalone = tensor.scope() == NativeScope.STANDALONE;
-    if (!standalone && tensor.scope() != session.core()) {
-      throw new IllegalArgumentException(
-          op.type() + ": tensor attribute '" + name + "' belongs to another session");
+    NativeScope scope = tensor.scope();
+    boolean standalone = scope == NativeScope.STANDALONE;
+    boolean own = scope == session.core();
+    if (!standalone && !own) {
+      checkForeignAttr(name, scope);
     }
     tensor.shape(); // throws if closed or released
-    record(name, TENSOR, 2);
+    record(name, standalone || own ? TENSOR : FOREIGN_TENSOR, 2);
+    if (!standalone && !own) {
+      // The other session's id is known once build() has entered it.
+      if (foreignAttrScopes == null) {
+        foreignAttrScopes = new ArrayList<>(1);
+        foreignAttrSlots = new int[1];
+      } else if (foreignAttrSlots.length == foreignAttrScopes.size()) {
+        foreignAttrSlots = Arrays.copyOf(foreignAttrSlots, foreignAttrSlots.length * 2);
+      }
+      foreignAttrSlots[foreignAttrScopes.size()] = attrLength;
+      foreignAttrScopes.add(scope);
+    }
     attrs[attrLength++] = standalone ? 0 : 1;
     attrs[attrLength++] = tensor.handle();
     if (tensorAttrs == null) {
@@ -271,6 +287,55 @@ final class EagerOperationBuilder implements OperationBuilder {
     return this;
   }
 
+  /**
+   * Checks a tensor attribute of another session: it may be read while that session is open.
+   *
+   * @throws IllegalStateException naming the op and the attribute if the other session is closed
+   */
+  private void checkForeignAttr(String name, NativeScope scope) {
+    if (scope instanceof SessionCore other && other.isClosed()) {
+      throw new IllegalStateException(
+          op.type()
+              + ": tensor attribute '"
+              + name
+              + "' is from another session: "
+              + SessionCore.CLOSED_MESSAGE);
+    }
+  }
+
+  /**
+   * Enters the session of each tensor attribute of another session, so that it cannot close
+   * during the call, and writes its id into the attribute; returns how many it entered.
+   */
+  private int enterAttrOwners() {
+    int n = foreignAttrScopes.size();
+    int i = 0;
+    try {
+      for (; i < n; i++) {
+        NativeScope scope = foreignAttrScopes.get(i);
+        try {
+          attrs[foreignAttrSlots[i]] = scope.enter();
+        } catch (IllegalStateException e) {
+          throw new IllegalStateException(
+              op.type()
+                  + ": a tensor attribute is from another session: "
+                  + SessionCore.CLOSED_MESSAGE,
+              e);
+        }
+      }
+      return n;
+    } catch (RuntimeException e) {
+      exitAttrOwners(i);
+      throw e;
+    }
+  }
+
+  private void exitAttrOwners(int entered) {
+    for (int i = 0; i < entered; i++) {
+      foreignAttrScopes.get(i).exit();
+    }
+  }
+
   @Override
   public EagerOperation build() {
     checkNotBuilt();
@@ -278,8 +343,12 @@ final class EagerOperationBuilder implements OperationBuilder {
     SessionCore core = session.core();
     long ptr = core.enter();
     long[] owners = null;
+    int attrOwners = 0;
     try {
       core.safePoint(ptr);
+      if (foreignAttrScopes != null) {
+        attrOwners = enterAttrOwners();
+      }
       if (foreign) {
         // Entered until the call returns, so another session cannot close under it.
         owners = enterOwners(ptr);
@@ -302,6 +371,9 @@ final class EagerOperationBuilder implements OperationBuilder {
     } finally {
       if (owners != null) {
         exitOwners(ptr, owners);
+      }
+      if (attrOwners > 0) {
+        exitAttrOwners(attrOwners);
       }
       core.exit();
       // Inputs and tensor attributes must stay reachable until the native call returned, or

@@ -2,6 +2,7 @@ package io.eagerflow;
 
 import io.eagerflow.internal.LeakSites;
 import io.eagerflow.internal.LibraryCleaner;
+import io.eagerflow.internal.EncodedStrings;
 import io.eagerflow.internal.Native;
 import io.eagerflow.internal.NativeTensor;
 import io.eagerflow.internal.OpInfo;
@@ -552,6 +553,10 @@ public final class EagerSession implements AutoCloseable {
         case INT64 -> Native.fromLongs(ptr, dims, (long[]) data);
         case UINT8 -> Native.fromBytes(ptr, dims, (byte[]) data);
         case BOOL -> Native.fromBooleans(ptr, dims, (boolean[]) data);
+        case STRING -> {
+          EncodedStrings s = (EncodedStrings) data;
+          yield Native.fromStrings(ptr, dims, s.bytes(), s.lengths());
+        }
       };
     }
 

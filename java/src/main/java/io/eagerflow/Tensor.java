@@ -86,6 +86,10 @@ public interface Tensor extends Shaped, AutoCloseable {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(rawData, "rawData");
     DataType dataType = TensorTypes.dataTypeOf(type);
+    if (dataType == DataType.STRING) {
+      throw new IllegalArgumentException(
+          "a TString is not made of raw tensor bytes: use TString.tensorOf or tensorOfBytes");
+    }
     long count = Shapes.size(shape, "shape");
     long bytes = count * dataType.byteSize();
     if (bytes > Integer.MAX_VALUE - 8) {
@@ -134,6 +138,7 @@ public interface Tensor extends Shaped, AutoCloseable {
             }
             yield a;
           }
+          case STRING -> throw new IllegalStateException("refused above");
         };
     return TensorTypes.wrap(NativeTensor.fromArray(shape, dataType, data));
   }
@@ -141,7 +146,10 @@ public interface Tensor extends Shaped, AutoCloseable {
   /** The element type. @throws IllegalStateException if closed or released */
   DataType dataType();
 
-  /** Bytes of data ({@code shape().size() * dataType().byteSize()}). */
+  /**
+   * Bytes of data ({@code shape().size() * dataType().byteSize()}; for a {@code TString}, the bytes
+   * of its strings).
+   */
   long numBytes();
 
   /** The dimensions. @throws IllegalStateException if closed or released */

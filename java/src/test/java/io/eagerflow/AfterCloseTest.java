@@ -113,6 +113,8 @@ class AfterCloseTest {
         return Array.newInstance(c, 0); // options
       } else if (type == String.class) {
         return "AddV2";
+      } else if (type == java.nio.charset.Charset.class) {
+        return java.nio.charset.StandardCharsets.UTF_8;
       } else if (type == DataType.class) {
         return DataType.FLOAT;
       } else if (type == Shape.class) {
@@ -194,6 +196,16 @@ class AfterCloseTest {
         continue;
       }
       Object[] args = Arrays.stream(m.getParameterTypes()).map(f::arg).toArray();
+      java.lang.reflect.Type[] generic = m.getGenericParameterTypes();
+      for (int i = 0; i < args.length; i++) {
+        // String constants take NdArray<String> and DataBuffer<String>, not the numeric ones.
+        if (generic[i].getTypeName().endsWith("<java.lang.String>")) {
+          args[i] =
+              args[i] instanceof NdArray
+                  ? NdArrays.vectorOfObjects("a")
+                  : DataBuffers.ofObjects("a");
+        }
+      }
       if (m.isVarArgs() && args[args.length - 1] instanceof long[]) {
         args[args.length - 1] = new long[0]; // coordinates of a scalar: every tensor here is one
       }

@@ -60,6 +60,26 @@ class LeakTrackingTest {
   }
 
   @Test
+  void anUnreleasedStringTensorIsLoggedWithItsSite() {
+    try (Warnings warnings = new Warnings()) {
+      EagerSession s =
+          EagerSession.options()
+              .resourceCleanupStrategy(ResourceCleanupStrategy.ON_SESSION_CLOSE)
+              .trackLeaks(true)
+              .build();
+      makeAnUnreleasedString(s);
+      s.close();
+      assertTrue(
+          warnings.any("makeAnUnreleasedString"), () -> "logged: " + warnings.messages);
+    }
+  }
+
+  private static void makeAnUnreleasedString(EagerSession s) {
+    io.eagerflow.op.Ops tf = io.eagerflow.op.Ops.create(s);
+    tf.strings.join(java.util.List.of(tf.constant("a"), tf.constant("b")));
+  }
+
+  @Test
   void aForgottenSessionIsFreedByTheCleanerWithAWarning() {
     long threads = TestSupport.cleanupThreads();
     try (Warnings warnings = new Warnings()) {

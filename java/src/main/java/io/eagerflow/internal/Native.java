@@ -164,6 +164,18 @@ public final class Native {
 
   public static native long fromBooleans(long session, long[] shape, boolean[] data);
 
+  /**
+   * A STRING tensor of {@code shape}: element {@code i} is the next {@code lengths[i]} bytes of
+   * {@code data}.
+   */
+  public static native long fromStrings(long session, long[] shape, byte[] data, int[] lengths);
+
+  /**
+   * Every element of a STRING tensor: returns their bytes back to back and writes each one's
+   * length into {@code lengths}, which has one entry per element.
+   */
+  public static native byte[] readStrings(long session, long handle, int[] lengths);
+
   public static native void readFloats(long session, long handle, long offset, float[] dst);
 
   public static native void readDoubles(long session, long handle, long offset, double[] dst);

@@ -50,7 +50,8 @@ public final class NativeTensor {
   }
 
   /**
-   * A standalone tensor of {@code shape} filled with zeros of {@code dataType}.
+   * A standalone tensor of {@code shape} filled with zeros of {@code dataType} (empty strings for
+   * STRING).
    *
    * @throws IllegalArgumentException if a dimension is unknown or negative, or the tensor would not
    *     fit in a Java array
@@ -71,19 +72,26 @@ public final class NativeTensor {
           case INT64 -> Native.fromLongs(0, dims, new long[size]);
           case UINT8 -> Native.fromBytes(0, dims, new byte[size]);
           case BOOL -> Native.fromBooleans(0, dims, new boolean[size]);
+          case STRING -> Native.fromStrings(0, dims, new byte[0], new int[size]);
         };
     return standalone(handle, shape, dataType);
   }
 
   /**
    * A standalone tensor of {@code shape} holding a copy of {@code data}, a primitive array of the
-   * element type of {@code dataType} with exactly {@code shape.size()} elements.
+   * element type of {@code dataType} with exactly {@code shape.size()} elements ({@link
+   * EncodedStrings} for STRING).
    *
    * @throws IllegalArgumentException if a dimension is unknown or negative, or the array has
    *     another length
    */
   public static NativeTensor fromArray(Shape shape, DataType dataType, Object data) {
     long size = Shapes.size(shape, "shape");
+    if (dataType == DataType.STRING) {
+      EncodedStrings s = (EncodedStrings) data;
+      return standalone(
+          Native.fromStrings(0, shape.asArray(), s.bytes(), s.lengths()), shape, dataType);
+    }
     int length = Array.getLength(data);
     if (size != length) {
       throw new IllegalArgumentException(
@@ -98,6 +106,7 @@ public final class NativeTensor {
           case INT64 -> Native.fromLongs(0, dims, (long[]) data);
           case UINT8 -> Native.fromBytes(0, dims, (byte[]) data);
           case BOOL -> Native.fromBooleans(0, dims, (boolean[]) data);
+          case STRING -> throw new IllegalStateException("strings are handled above");
         };
     return standalone(handle, shape, dataType);
   }

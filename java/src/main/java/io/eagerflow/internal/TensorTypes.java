@@ -142,6 +142,6 @@ public final class TensorTypes {
       }
     }
     throw new IllegalArgumentException(
-        type + " is not a tensor class (use TFloat32, TFloat64, TInt32, TInt64, TUint8 or TBool)");
+        type + " is not a tensor class (use TFloat32, TFloat64, TInt32, TInt64, TUint8, TBool or TString)");
   }
 }

@@ -55,6 +55,7 @@ final class Flattener {
           case INT64 -> new long[(int) count];
           case UINT8 -> new byte[(int) count];
           case BOOL -> new boolean[(int) count];
+          case STRING -> new String[(int) count];
         };
     copy(value, dims, 0, new int[dims.length], flat, 0);
     return flat;

@@ -5,6 +5,7 @@ import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
 import io.eagerflow.OperationBuilder;
 import io.eagerflow.Output;
+import io.eagerflow.internal.EncodedStrings;
 import io.eagerflow.internal.Shapes;
 import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.types.TBool;
@@ -13,8 +14,11 @@ import io.eagerflow.types.TFloat64;
 import io.eagerflow.types.TInt32;
 import io.eagerflow.types.TInt64;
 import io.eagerflow.types.TNumber;
+import io.eagerflow.types.TString;
 import io.eagerflow.types.TType;
 import io.eagerflow.types.TUint8;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import org.tensorflow.ndarray.BooleanNdArray;
@@ -23,9 +27,11 @@ import org.tensorflow.ndarray.DoubleNdArray;
 import org.tensorflow.ndarray.FloatNdArray;
 import org.tensorflow.ndarray.IntNdArray;
 import org.tensorflow.ndarray.LongNdArray;
+import org.tensorflow.ndarray.NdArray;
 import org.tensorflow.ndarray.Shape;
 import org.tensorflow.ndarray.buffer.BooleanDataBuffer;
 import org.tensorflow.ndarray.buffer.ByteDataBuffer;
+import org.tensorflow.ndarray.buffer.DataBuffer;
 import org.tensorflow.ndarray.buffer.DataBuffers;
 import org.tensorflow.ndarray.buffer.DoubleDataBuffer;
 import org.tensorflow.ndarray.buffer.FloatDataBuffer;
@@ -125,6 +131,9 @@ public final class Ops {
   /** Random tensors: uniform, normal, truncated normal. */
   public final RandomOps random;
 
+  /** String ops: join, substr, length. */
+  public final StringsOps strings;
+
   private final Runner runner;
 
   private Ops(EagerSession session, Naming naming) {
@@ -134,6 +143,7 @@ public final class Ops {
     this.nn = new NnOps(runner);
     this.dtypes = new DtypesOps(runner);
     this.random = new RandomOps(runner);
+    this.strings = new StringsOps(runner);
   }
 
   /**
@@ -869,6 +879,138 @@ public final class Ops {
   }
 
   /**
+   * A scalar {@link TString} constant holding {@code data} encoded as UTF-8.
+   *
+   * @param data the string
+   * @return the constant, of shape {@code []}
+   * @throws NullPointerException if {@code data} is null
+   */
+  public Operand<TString> constant(String data) {
+    return constant(StandardCharsets.UTF_8, data);
+  }
+
+  /**
+   * A scalar {@link TString} constant holding {@code data} encoded with {@code charset}.
+   *
+   * @param charset how to encode the string
+   * @param data the string
+   * @return the constant, of shape {@code []}
+   * @throws NullPointerException if an argument is null
+   */
+  public Operand<TString> constant(Charset charset, String data) {
+    Objects.requireNonNull(data, "data");
+    return strings(charset, Shape.scalar(), new String[] {data});
+  }
+
+  /**
+   * A vector {@link TString} constant holding {@code data} encoded as UTF-8.
+   *
+   * @param data the strings
+   * @return the constant, of shape {@code [data.length]}
+   * @throws NullPointerException if {@code data} or an element is null
+   */
+  public Operand<TString> constant(String[] data) {
+    return constant(StandardCharsets.UTF_8, data);
+  }
+
+  /**
+   * A vector {@link TString} constant holding {@code data} encoded with {@code charset}.
+   *
+   * @param charset how to encode the strings
+   * @param data the strings
+   * @return the constant, of shape {@code [data.length]}
+   * @throws NullPointerException if an argument or an element is null
+   */
+  public Operand<TString> constant(Charset charset, String[] data) {
+    Objects.requireNonNull(data, "data");
+    return strings(charset, Shape.of(data.length), data.clone());
+  }
+
+  /**
+   * A rank-2 {@link TString} constant holding {@code data} encoded as UTF-8, in row-major order.
+   *
+   * @param data the strings, rows of one length
+   * @return the constant, of shape {@code [data.length, data[0].length]}
+   * @throws IllegalArgumentException if the rows have different lengths
+   */
+  public Operand<TString> constant(String[][] data) {
+    return constant(StandardCharsets.UTF_8, data);
+  }
+
+  /**
+   * A rank-2 {@link TString} constant holding {@code data} encoded with {@code charset}.
+   *
+   * @param charset how to encode the strings
+   * @param data the strings, rows of one length
+   * @return the constant, of shape {@code [data.length, data[0].length]}
+   * @throws IllegalArgumentException if the rows have different lengths
+   */
+  public Operand<TString> constant(Charset charset, String[][] data) {
+    Objects.requireNonNull(data, "data");
+    long[] dims = Flattener.dims(data, 2);
+    String[] flat = (String[]) Flattener.flatten(data, dims, DataType.STRING);
+    return strings(charset, Shape.of(dims), flat);
+  }
+
+  /**
+   * A {@link TString} constant of {@code data}'s shape holding its strings encoded as UTF-8.
+   *
+   * @param data the strings
+   * @return the constant
+   * @throws NullPointerException if {@code data} or an element is null
+   */
+  public Operand<TString> constant(NdArray<String> data) {
+    return constant(StandardCharsets.UTF_8, data);
+  }
+
+  /**
+   * A {@link TString} constant of {@code data}'s shape holding its strings encoded with {@code
+   * charset}.
+   *
+   * @param charset how to encode the strings
+   * @param data the strings
+   * @return the constant
+   * @throws NullPointerException if an argument or an element is null
+   */
+  public Operand<TString> constant(Charset charset, NdArray<String> data) {
+    return runner.constant(DataType.STRING, data.shape(), EncodedStrings.of(charset, data));
+  }
+
+  /**
+   * A {@link TString} constant of {@code shape} holding the first {@code shape.size()} strings of
+   * {@code data}, encoded as UTF-8.
+   *
+   * @param shape the shape
+   * @param data the strings
+   * @return the constant
+   * @throws IllegalArgumentException if {@code data} has fewer strings than {@code shape} needs
+   */
+  public Operand<TString> constant(Shape shape, DataBuffer<String> data) {
+    return constant(StandardCharsets.UTF_8, shape, data);
+  }
+
+  /**
+   * As {@link #constant(Shape, DataBuffer)}, encoding with {@code charset}.
+   *
+   * @param charset how to encode the strings
+   * @param shape the shape
+   * @param data the strings
+   * @return the constant
+   * @throws IllegalArgumentException if {@code data} has fewer strings than {@code shape} needs
+   */
+  public Operand<TString> constant(Charset charset, Shape shape, DataBuffer<String> data) {
+    Objects.requireNonNull(data, "data");
+    String[] values = new String[length(shape)];
+    checkBuffer(shape, data.size(), values.length);
+    data.read(values);
+    return strings(charset, shape, values);
+  }
+
+  private Operand<TString> strings(Charset charset, Shape shape, String[] values) {
+    return runner.constant(DataType.STRING, shape, EncodedStrings.of(charset, shape, values));
+  }
+
+  /**
    * A {@link TUint8} constant of {@code data}'s shape holding a copy of its values.
    *
    * @throws NullPointerException if {@code data} is null
@@ -969,6 +1111,7 @@ public final class Ops {
           case INT64 -> new long[] {number.longValue()};
           case UINT8 -> new byte[] {number.byteValue()};
           case BOOL -> new boolean[] {number.doubleValue() != 0};
+          case STRING -> throw new IllegalArgumentException("a STRING tensor cannot hold a number");
         };
     return runner.constant(type, Shape.scalar(), data);
   }

@@ -32,6 +32,7 @@ final class TensorBase {
     TensorTypes.register(DataType.INT64, TInt64.class, t -> new TInt64(t));
     TensorTypes.register(DataType.UINT8, TUint8.class, t -> new TUint8(t));
     TensorTypes.register(DataType.BOOL, TBool.class, t -> new TBool(t));
+    TensorTypes.register(DataType.STRING, TString.class, t -> new TString(t));
   }
 
   final NativeTensor tensor;
@@ -56,6 +57,9 @@ final class TensorBase {
 
   /** The native tensor behind one of this package's tensors, with its writes flushed. */
   private static NativeTensor unwrap(Object t) {
+    if (t instanceof TString s) {
+      return s.data.tensor; // read-only on the Java side: nothing to flush
+    }
     TensorBase base = baseOf(t);
     if (base == null) {
       return null;
@@ -155,6 +159,7 @@ final class TensorBase {
       case INT64 -> new long[n];
       case UINT8 -> new byte[n];
       case BOOL -> new boolean[n];
+      case STRING -> throw new IllegalStateException("TString has its own storage");
     };
   }
 
@@ -183,6 +188,7 @@ final class TensorBase {
         case INT64 -> Native.readLongs(ptr, h, 0, (long[]) dst);
         case UINT8 -> Native.readBytes(ptr, h, 0, (byte[]) dst);
         case BOOL -> Native.readBooleans(ptr, h, 0, (boolean[]) dst);
+        case STRING -> throw new IllegalStateException("TString has its own storage");
       }
     } finally {
       tensor.exit();
@@ -223,6 +229,7 @@ final class TensorBase {
         case INT64 -> Native.writeLongs(ptr, h, 0, (long[]) src);
         case UINT8 -> Native.writeBytes(ptr, h, 0, (byte[]) src);
         case BOOL -> Native.writeBooleans(ptr, h, 0, (boolean[]) src);
+        case STRING -> throw new IllegalStateException("TString has its own storage");
       }
     } finally {
       tensor.exit();

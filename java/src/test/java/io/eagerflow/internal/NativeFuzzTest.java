@@ -430,7 +430,7 @@ class NativeFuzzTest {
       long[] t = typed.get(rnd.nextInt(typed.size()));
       args[0] = t[0];
       args[1] = t[1];
-      if (rnd.nextBoolean()) {
+      if (rnd.nextBoolean() && m.getParameterTypes()[2] == long.class) {
         args[2] = (long) rnd.nextInt(4);
       }
     }
