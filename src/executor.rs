@@ -27,7 +27,7 @@ use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
 use crate::memory::MemoryAccount;
-use crate::ops::{Attrs, Registry};
+use crate::ops::{Attrs, Meta, Registry};
 use crate::sessions::CLOSED_MESSAGE;
 use crate::tensor::Tensor;
 
@@ -63,14 +63,22 @@ enum State {
 pub struct Promise {
     state: Mutex<State>,
     settled: Condvar,
+    /// The dtype and shape inferred when the op was built, as far as known.
+    meta: Meta,
 }
 
 impl Promise {
-    pub fn new() -> Arc<Promise> {
+    pub fn new(meta: Meta) -> Arc<Promise> {
         Arc::new(Promise {
             state: Mutex::new(State::Pending),
             settled: Condvar::new(),
+            meta,
         })
+    }
+
+    /// What was known of the output when its op was built.
+    pub fn meta(&self) -> &Meta {
+        &self.meta
     }
 
     /// Waits until the op has run; its output, or the error that stopped it.
@@ -135,7 +143,14 @@ impl Job {
         drop(tensors);
         let result = match run {
             Ok(Ok(mut outputs)) => match outputs.pop() {
-                Some(t) if outputs.is_empty() => Ok(Arc::new(t)),
+                Some(t) if outputs.is_empty() && self.output.meta.admits(&t) => Ok(Arc::new(t)),
+                // Readers may have been told the inferred dtype and shape.
+                Some(t) if outputs.is_empty() => Err(Error::state(format!(
+                    "{name}: made a {} tensor of shape {:?}, not the {:?} inferred when it was built",
+                    t.dtype(),
+                    t.shape(),
+                    self.output.meta
+                ))),
                 last => Err(Error::state(format!(
                     "{name}: made {} outputs on the queued path for single-output ops",
                     outputs.len() + usize::from(last.is_some())

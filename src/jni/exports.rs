@@ -432,14 +432,15 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_describe<'l>(
     _class: JClass<'l>,
     session: jlong,
     handle: jlong,
+    wait: jboolean,
 ) -> JLongArray<'l> {
     boundary(&mut env, "describe", |env| {
         let session = session_ref(session)?;
-        let t = session.tensor(handle as u64)?;
-        let mut info = Vec::with_capacity(2 + t.rank());
-        info.push(i64::from(t.dtype().code()));
-        info.push(t.rank() as i64);
-        info.extend(t.shape().iter().map(|&d| d as i64));
+        let (dtype, shape) = session.describe(handle as u64, wait)?;
+        let mut info = Vec::with_capacity(2 + shape.len());
+        info.push(i64::from(dtype.code()));
+        info.push(shape.len() as i64);
+        info.extend(shape.iter().map(|&d| d as i64));
         let out = env.new_long_array(info.len())?;
         out.set_region(env, 0, &info)?;
         Ok(out)

@@ -137,8 +137,12 @@ public final class Native {
   public static native long[] execute(
       long session, int op, long[] inputs, int[] listLens, long[] attrs);
 
-  /** {@code [dtype code, rank, dims...]}. */
-  public static native long[] describe(long session, long handle);
+  /**
+   * {@code [dtype code, rank, dims...]}. A pending output (asynchronous sessions) is waited for,
+   * unless {@code await} is false and its build inferred both its dtype and shape; a failed one
+   * throws its op's error when waited for.
+   */
+  public static native long[] describe(long session, long handle, boolean await);
 
   public static native boolean free(long session, long handle, int reason);
 
