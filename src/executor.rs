@@ -12,8 +12,11 @@
 //! promise, never the session: releasing a pending output, closing its scope
 //! or closing the session while it is queued frees nothing the job still
 //! needs, and what the job makes is freed with the last holder of its
-//! promise. A failed op settles its promise with the error, which every op
-//! reading it passes on; the first failure since the previous
+//! promise. An op whose allocation the hard limit refused is retried once
+//! after the session's strategy collected (the executor thread asks Java for
+//! that, as a building thread's collect-and-retry does; never under
+//! ON_SESSION_CLOSE). A failed op settles its promise with the error, which
+//! every op reading it passes on; the first failure since the previous
 //! [`sync`](Executor::sync) is kept for it. [`shutdown`](Executor::shutdown)
 //! cancels what has not started and waits for the job that has.
 
@@ -116,10 +119,13 @@ pub struct Job {
     pub attrs: Attrs,
     pub account: Arc<MemoryAccount>,
     pub output: Arc<Promise>,
+    /// Whether a refused allocation is retried once after a collection
+    /// (the session signals memory pressure: IN_BACKGROUND, ON_SAFE_POINTS).
+    pub retry_after_collection: bool,
 }
 
 impl Job {
-    fn run(&self, executor: &Executor) {
+    fn run(&self, executor: &Executor, relieve: &mut dyn FnMut() -> bool) {
         let registry = Registry::global();
         let mut tensors = SmallVec::<[Arc<Tensor>; 4]>::new();
         for input in &self.inputs {
@@ -131,15 +137,24 @@ impl Job {
             }
         }
         let name = registry.name(self.op);
-        let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            registry.run(
-                self.op,
-                &self.account,
-                &tensors,
-                self.list_lens.as_deref(),
-                &self.attrs,
-            )
-        }));
+        let attempt = || {
+            std::panic::catch_unwind(AssertUnwindSafe(|| {
+                registry.run(
+                    self.op,
+                    &self.account,
+                    &tensors,
+                    self.list_lens.as_deref(),
+                    &self.attrs,
+                )
+            }))
+        };
+        let mut run = attempt();
+        if self.retry_after_collection
+            && matches!(run, Ok(Err(Error::MemoryExhausted { .. })))
+            && relieve()
+        {
+            run = attempt();
+        }
         drop(tensors);
         let result = match run {
             Ok(Ok(mut outputs)) => match outputs.pop() {
@@ -264,9 +279,18 @@ impl Executor {
         self.tx.capacity().unwrap_or(0)
     }
 
+    /// [`run_with`](Self::run_with) with no way to relieve memory pressure.
+    pub fn run(&self) -> Result<()> {
+        self.run_with(&mut || false)
+    }
+
     /// Runs queued jobs in order until [`shutdown`](Self::shutdown); the
     /// session's executor thread calls it once. Fails if it ran before.
-    pub fn run(&self) -> Result<()> {
+    /// When the hard limit refuses a job's allocation (and its session
+    /// signals pressure), `relieve` is asked to free what it can (a
+    /// collection and cleanup, on this thread); if it says it tried, the job
+    /// runs once more.
+    pub fn run_with(&self, relieve: &mut dyn FnMut() -> bool) -> Result<()> {
         {
             let mut s = lock(&self.run_state);
             if *s != RunState::NotStarted {
@@ -291,7 +315,8 @@ impl Executor {
                     if !self.cancelled.load(Ordering::SeqCst) {
                         // Job::run catches kernel panics; this keeps the
                         // loop alive whatever else might panic.
-                        let _ = std::panic::catch_unwind(AssertUnwindSafe(|| job.run(self)));
+                        let _ =
+                            std::panic::catch_unwind(AssertUnwindSafe(|| job.run(self, relieve)));
                     }
                 }
                 Msg::Barrier(done) => {

@@ -442,6 +442,7 @@ impl Session {
             attrs,
             account: Arc::clone(&self.account),
             output,
+            retry_after_collection: self.pressure.is_some(),
         };
         if let Err(e) = executor.enqueue(job) {
             drop(self.table.remove(handle, FREED_AT_CLOSE));

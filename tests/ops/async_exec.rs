@@ -500,3 +500,62 @@ fn inference_agrees_with_every_kernel_on_every_small_input() {
     assert!(checked > 1000 && refused > 100, "{checked} {refused}");
     s.close();
 }
+
+/// Runs 64 queued `Exp`s of 4 KiB each under a limit of 8 of them, the
+/// dispatcher dropping each output as soon as it is built (Java's cleanup
+/// frees them after a collection; here `relieve` frees them). Returns the
+/// session, how often `relieve` ran, and what `sync` said.
+fn at_the_limit(gc_signals: bool) -> (Arc<Session>, usize, eagerflow::Result<()>) {
+    let limit = 8 * 4096 + 4096;
+    let s = Arc::new(Session::new_async(
+        SessionOptions {
+            max_bytes: Some(limit),
+            gc_signals,
+            ..Default::default()
+        },
+        4,
+    ));
+    let unreachable = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let executor = Arc::clone(s.executor().unwrap());
+    let (session, dropped) = (Arc::clone(&s), Arc::clone(&unreachable));
+    let runner = std::thread::spawn(move || {
+        let mut calls = 0;
+        let mut relieve = || {
+            calls += 1;
+            let handles = std::mem::take(&mut *dropped.lock().unwrap());
+            session.free_many(&handles, FreeReason::Cleanup);
+            true
+        };
+        executor.run_with(&mut relieve).unwrap();
+        calls
+    });
+    let x = floats(&s, &[0.0; 1024]);
+    for _ in 0..64 {
+        let y = s.execute_single(op("Exp"), &[x], None).unwrap();
+        unreachable.lock().unwrap().push(y);
+    }
+    let synced = s.sync();
+    assert!(
+        s.account().peak_bytes() <= limit,
+        "{}",
+        s.account().peak_bytes()
+    );
+    s.close();
+    let calls = runner.join().unwrap();
+    (s, calls, synced)
+}
+
+#[test]
+fn a_queued_allocation_at_the_limit_is_retried_once_after_relief() {
+    let (s, calls, synced) = at_the_limit(true);
+    synced.unwrap();
+    assert!(calls > 0);
+    assert!(s.stats().freed_by_cleanup > 0);
+    // Without pressure signals (ON_SESSION_CLOSE) nothing is retried.
+    let (_, calls, synced) = at_the_limit(false);
+    assert!(
+        matches!(synced, Err(Error::MemoryExhausted { .. })),
+        "{synced:?}"
+    );
+    assert_eq!(calls, 0);
+}

@@ -3,6 +3,7 @@ package io.eagerflow;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -13,6 +14,7 @@ import io.eagerflow.types.TInt32;
 import io.eagerflow.types.TType;
 import org.tensorflow.ndarray.Shape;
 import java.lang.ref.WeakReference;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -315,6 +317,57 @@ class AsyncSessionTest {
       assertEquals(2000f, sum.asTensor().getFloat(7));
       assertTrue(
           session.stats().peakBytes() <= limit, "peak " + session.stats().peakBytes());
+    }
+  }
+
+  /**
+   * A loop of ops whose outputs are dropped at once, 32 times the limit in all: the queued
+   * allocations that meet the limit are retried once after a collection, as building threads'
+   * are.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = ResourceCleanupStrategy.class,
+      names = {"IN_BACKGROUND", "ON_SAFE_POINTS"})
+  void queuedAllocationsAtTheLimitCollectAndRetry(ResourceCleanupStrategy s) {
+    long limit = 1L << 20;
+    try (EagerSession session =
+        EagerSession.options()
+            .async(true)
+            .maxNativeBytes(limit)
+            .resourceCleanupStrategy(s)
+            .build()) {
+      Ops tf = Ops.create(session);
+      Operand<TFloat32> x = tf.constant(new float[16 * 1024]); // 64 KiB
+      for (int i = 0; i < 512; i++) {
+        tf.math.neg(x); // unreachable as soon as it is built
+      }
+      Operand<TFloat32> last = tf.math.neg(tf.math.neg(x));
+      assertTimeoutPreemptively(Duration.ofSeconds(60), session::sync);
+      assertEquals(0f, last.asTensor().getFloat(7));
+      SessionStats stats = session.stats();
+      assertTrue(stats.peakBytes() <= limit, "peak " + stats.peakBytes());
+      assertTrue(stats.freedByCleanup() > 0, stats.toString());
+    }
+  }
+
+  @Test
+  void queuedAllocationsAtTheLimitThrowUnderOnSessionClose() {
+    long limit = 1L << 20;
+    try (EagerSession session =
+        EagerSession.options()
+            .async(true)
+            .maxNativeBytes(limit)
+            .resourceCleanupStrategy(ResourceCleanupStrategy.ON_SESSION_CLOSE)
+            .build()) {
+      Ops tf = Ops.create(session);
+      Operand<TFloat32> x = tf.constant(new float[16 * 1024]);
+      for (int i = 0; i < 32; i++) {
+        tf.math.neg(x);
+      }
+      assertThrows(NativeMemoryExhaustedException.class, session::sync);
+      assertTrue(session.stats().peakBytes() <= limit);
+      assertEquals(0, session.stats().gcRequests());
     }
   }
 
