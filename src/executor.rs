@@ -1,9 +1,11 @@
 //! The executor of an asynchronous session (`Options.async(true)`).
 //!
-//! Building an op validates what needs no values, stores a [`Promise`] under
-//! the output's handle and sends a [`Job`] down a bounded `crossbeam-channel`
-//! queue (a full queue blocks the sender: backpressure). One thread per
-//! session, a Java daemon thread that calls [`Executor::run`] through JNI,
+//! Building an op validates what needs no values (and what its inputs'
+//! dtypes and shapes decide, see `ops::infer`), stores a [`Promise`] with
+//! the inferred dtype and shape under the output's handle and sends a
+//! [`Job`] down a bounded `crossbeam-channel` queue (a full queue blocks the
+//! sender: backpressure). One thread per session, a Java daemon thread that
+//! calls [`Executor::run_with`] through JNI,
 //! runs the jobs in the order they were sent; since a handle exists only once
 //! its op was sent, every job finds its inputs settled. A read of a pending
 //! output waits for that promise only.
@@ -329,7 +331,9 @@ impl Executor {
     }
 
     /// Waits until every op queued before this call has run; then returns
-    /// the first failure since the previous call, if any.
+    /// the first failure since the previous call, if any. Only that first
+    /// one is kept (as TensorFlow's sync does): later failures in the same
+    /// interval stay with their outputs' promises and are not reported here.
     pub fn sync(&self) -> Result<()> {
         let (tx, rx) = crossbeam_channel::bounded(1);
         self.send(Msg::Barrier(tx))?;
