@@ -1,9 +1,11 @@
 //! The executor of an asynchronous session (`Options.async(true)`).
 //!
-//! Building an op validates what needs no values, stores a [`Promise`] under
-//! the output's handle and sends a [`Job`] down a bounded `crossbeam-channel`
-//! queue (a full queue blocks the sender: backpressure). One thread per
-//! session, a Java daemon thread that calls [`Executor::run`] through JNI,
+//! Building an op validates what needs no values (and what its inputs'
+//! dtypes and shapes decide, see `ops::infer`), stores a [`Promise`] with
+//! the inferred dtype and shape under the output's handle and sends a
+//! [`Job`] down a bounded `crossbeam-channel` queue (a full queue blocks the
+//! sender: backpressure). One thread per session, a Java daemon thread that
+//! calls [`Executor::run_with`] through JNI,
 //! runs the jobs in the order they were sent; since a handle exists only once
 //! its op was sent, every job finds its inputs settled. A read of a pending
 //! output waits for that promise only.
@@ -12,8 +14,11 @@
 //! promise, never the session: releasing a pending output, closing its scope
 //! or closing the session while it is queued frees nothing the job still
 //! needs, and what the job makes is freed with the last holder of its
-//! promise. A failed op settles its promise with the error, which every op
-//! reading it passes on; the first failure since the previous
+//! promise. An op whose allocation the hard limit refused is retried once
+//! after the session's strategy collected (the executor thread asks Java for
+//! that, as a building thread's collect-and-retry does; never under
+//! ON_SESSION_CLOSE). A failed op settles its promise with the error, which
+//! every op reading it passes on; the first failure since the previous
 //! [`sync`](Executor::sync) is kept for it. [`shutdown`](Executor::shutdown)
 //! cancels what has not started and waits for the job that has.
 
@@ -27,7 +32,7 @@ use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
 use crate::memory::MemoryAccount;
-use crate::ops::{Attrs, Registry};
+use crate::ops::{Attrs, Meta, Registry};
 use crate::sessions::CLOSED_MESSAGE;
 use crate::tensor::Tensor;
 
@@ -63,14 +68,22 @@ enum State {
 pub struct Promise {
     state: Mutex<State>,
     settled: Condvar,
+    /// The dtype and shape inferred when the op was built, as far as known.
+    meta: Meta,
 }
 
 impl Promise {
-    pub fn new() -> Arc<Promise> {
+    pub fn new(meta: Meta) -> Arc<Promise> {
         Arc::new(Promise {
             state: Mutex::new(State::Pending),
             settled: Condvar::new(),
+            meta,
         })
+    }
+
+    /// What was known of the output when its op was built.
+    pub fn meta(&self) -> &Meta {
+        &self.meta
     }
 
     /// Waits until the op has run; its output, or the error that stopped it.
@@ -108,10 +121,13 @@ pub struct Job {
     pub attrs: Attrs,
     pub account: Arc<MemoryAccount>,
     pub output: Arc<Promise>,
+    /// Whether a refused allocation is retried once after a collection
+    /// (the session signals memory pressure: IN_BACKGROUND, ON_SAFE_POINTS).
+    pub retry_after_collection: bool,
 }
 
 impl Job {
-    fn run(&self, executor: &Executor) {
+    fn run(&self, executor: &Executor, relieve: &mut dyn FnMut() -> bool) {
         let registry = Registry::global();
         let mut tensors = SmallVec::<[Arc<Tensor>; 4]>::new();
         for input in &self.inputs {
@@ -123,19 +139,35 @@ impl Job {
             }
         }
         let name = registry.name(self.op);
-        let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            registry.run(
-                self.op,
-                &self.account,
-                &tensors,
-                self.list_lens.as_deref(),
-                &self.attrs,
-            )
-        }));
+        let attempt = || {
+            std::panic::catch_unwind(AssertUnwindSafe(|| {
+                registry.run(
+                    self.op,
+                    &self.account,
+                    &tensors,
+                    self.list_lens.as_deref(),
+                    &self.attrs,
+                )
+            }))
+        };
+        let mut run = attempt();
+        if self.retry_after_collection
+            && matches!(run, Ok(Err(Error::MemoryExhausted { .. })))
+            && relieve()
+        {
+            run = attempt();
+        }
         drop(tensors);
         let result = match run {
             Ok(Ok(mut outputs)) => match outputs.pop() {
-                Some(t) if outputs.is_empty() => Ok(Arc::new(t)),
+                Some(t) if outputs.is_empty() && self.output.meta.admits(&t) => Ok(Arc::new(t)),
+                // Readers may have been told the inferred dtype and shape.
+                Some(t) if outputs.is_empty() => Err(Error::state(format!(
+                    "{name}: made a {} tensor of shape {:?}, not the {:?} inferred when it was built",
+                    t.dtype(),
+                    t.shape(),
+                    self.output.meta
+                ))),
                 last => Err(Error::state(format!(
                     "{name}: made {} outputs on the queued path for single-output ops",
                     outputs.len() + usize::from(last.is_some())
@@ -249,9 +281,18 @@ impl Executor {
         self.tx.capacity().unwrap_or(0)
     }
 
+    /// [`run_with`](Self::run_with) with no way to relieve memory pressure.
+    pub fn run(&self) -> Result<()> {
+        self.run_with(&mut || false)
+    }
+
     /// Runs queued jobs in order until [`shutdown`](Self::shutdown); the
     /// session's executor thread calls it once. Fails if it ran before.
-    pub fn run(&self) -> Result<()> {
+    /// When the hard limit refuses a job's allocation (and its session
+    /// signals pressure), `relieve` is asked to free what it can (a
+    /// collection and cleanup, on this thread); if it says it tried, the job
+    /// runs once more.
+    pub fn run_with(&self, relieve: &mut dyn FnMut() -> bool) -> Result<()> {
         {
             let mut s = lock(&self.run_state);
             if *s != RunState::NotStarted {
@@ -276,7 +317,8 @@ impl Executor {
                     if !self.cancelled.load(Ordering::SeqCst) {
                         // Job::run catches kernel panics; this keeps the
                         // loop alive whatever else might panic.
-                        let _ = std::panic::catch_unwind(AssertUnwindSafe(|| job.run(self)));
+                        let _ =
+                            std::panic::catch_unwind(AssertUnwindSafe(|| job.run(self, relieve)));
                     }
                 }
                 Msg::Barrier(done) => {
@@ -289,7 +331,9 @@ impl Executor {
     }
 
     /// Waits until every op queued before this call has run; then returns
-    /// the first failure since the previous call, if any.
+    /// the first failure since the previous call, if any. Only that first
+    /// one is kept (as TensorFlow's sync does): later failures in the same
+    /// interval stay with their outputs' promises and are not reported here.
     pub fn sync(&self) -> Result<()> {
         let (tx, rx) = crossbeam_channel::bounded(1);
         self.send(Msg::Barrier(tx))?;

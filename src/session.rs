@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::executor::{Entry, Executor, Job, Promise};
 use crate::handles::{HandleTable, REMOVE_KINDS};
 use crate::memory::MemoryAccount;
-use crate::ops::{Attrs, Registry};
+use crate::ops::{Attrs, Input, Registry};
 use crate::tensor::Tensor;
 
 /// Why a tensor is freed; each reason has its own counter.
@@ -252,6 +252,20 @@ impl Session {
         self.table.get(handle)?.resolve()
     }
 
+    /// The dtype and shape of the tensor behind `handle`. A pending output
+    /// is waited for, unless `wait` is false and its op's build inferred both.
+    pub fn describe(&self, handle: u64, wait: bool) -> Result<(DataType, SmallVec<[usize; 4]>)> {
+        let entry = self.table.get(handle)?;
+        if !wait
+            && let Entry::Pending(p) = &entry
+            && let Some((dtype, shape)) = p.meta().known()
+        {
+            return Ok((dtype, SmallVec::from_slice(shape)));
+        }
+        let t = entry.resolve()?;
+        Ok((t.dtype(), SmallVec::from_slice(t.shape())))
+    }
+
     /// Overwrites elements of the tensor behind `handle` starting at flat
     /// index `offset` (standalone tensors; op outputs are read-only in Java).
     pub fn write<T: crate::dtype::Element>(
@@ -408,9 +422,19 @@ impl Session {
         attrs: Attrs,
     ) -> Result<u64> {
         let n = inputs.len() + usize::from(extra.is_some());
-        Registry::global().check(op, n, list_lens, &attrs)?;
+        let registry = Registry::global();
+        registry.check(op, n, list_lens, &attrs)?;
         let entries = self.entries(op, inputs, extra)?;
-        let output = Promise::new();
+        let known: SmallVec<[Input<'_>; 4]> = entries
+            .iter()
+            .map(|e| match e {
+                Entry::Ready(t) => Input::Ready(t),
+                Entry::Pending(p) => Input::Pending(p.meta()),
+            })
+            .collect();
+        let meta = registry.infer(op, &known, list_lens, &attrs, &self.account)?;
+        drop(known);
+        let output = Promise::new(meta);
         let handle = self.table.insert(Entry::Pending(Arc::clone(&output)))?;
         let job = Job {
             op,
@@ -419,6 +443,7 @@ impl Session {
             attrs,
             account: Arc::clone(&self.account),
             output,
+            retry_after_collection: self.pressure.is_some(),
         };
         if let Err(e) = executor.enqueue(job) {
             drop(self.table.remove(handle, FREED_AT_CLOSE));

@@ -1,12 +1,12 @@
 //! `native` methods of `io.eagerflow.internal.Native`. Each is a thin shell:
 //! decode, call the core, encode; [`boundary`] handles errors and panics.
 
-use jni::EnvUnowned;
 use jni::objects::{
-    JBooleanArray, JByteArray, JClass, JDoubleArray, JFloatArray, JIntArray, JLongArray,
+    JBooleanArray, JByteArray, JClass, JDoubleArray, JFloatArray, JIntArray, JLongArray, JObject,
     JPrimitiveArray, JString, TypeArray,
 };
 use jni::sys::{jboolean, jdouble, jint, jlong};
+use jni::{EnvUnowned, jni_sig, jni_str};
 
 use super::{
     Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, dims, long_array, session_ref,
@@ -94,16 +94,31 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_newAsyncSession<'l>(
 }
 
 /// Runs the asynchronous session's queued ops until it closes: the body of
-/// its executor thread, which holds the executor only.
+/// its executor thread, which holds the executor only. When the hard limit
+/// refuses a queued op's allocation, `relief.getAsBoolean()` (a
+/// `BooleanSupplier`) collects on this thread; `true` retries the op once.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_eagerflow_internal_Native_runExecutor<'l>(
     mut env: EnvUnowned<'l>,
     _class: JClass<'l>,
     session: jlong,
+    relief: JObject<'l>,
 ) {
-    boundary(&mut env, "runExecutor", |_| {
+    boundary(&mut env, "runExecutor", |env| {
         let executor = sessions::executor(session as u64)?;
-        Ok(executor.run()?)
+        let mut relieve = || {
+            // Its own local frame: this native frame lasts as long as the session.
+            let asked = env.with_local_frame(4, |env| {
+                env.call_method(&relief, jni_str!("getAsBoolean"), jni_sig!("()Z"), &[])?
+                    .z()
+            });
+            if env.exception_check() {
+                // Relief failed in Java: the op fails with its own error.
+                env.exception_clear();
+            }
+            asked.unwrap_or(false)
+        };
+        Ok(executor.run_with(&mut relieve)?)
     })
 }
 
@@ -434,14 +449,15 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_describe<'l>(
     _class: JClass<'l>,
     session: jlong,
     handle: jlong,
+    wait: jboolean,
 ) -> JLongArray<'l> {
     boundary(&mut env, "describe", |env| {
         let session = session_ref(session)?;
-        let t = session.tensor(handle as u64)?;
-        let mut info = Vec::with_capacity(2 + t.rank());
-        info.push(i64::from(t.dtype().code()));
-        info.push(t.rank() as i64);
-        info.extend(t.shape().iter().map(|&d| d as i64));
+        let (dtype, shape) = session.describe(handle as u64, wait)?;
+        let mut info = Vec::with_capacity(2 + shape.len());
+        info.push(i64::from(dtype.code()));
+        info.push(shape.len() as i64);
+        info.extend(shape.iter().map(|&d| d as i64));
         let out = env.new_long_array(info.len())?;
         out.set_region(env, 0, &info)?;
         Ok(out)

@@ -39,12 +39,18 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
 
 /// The broadcast shape of inputs `i` and `j`, or an error naming both shapes.
 pub fn broadcast_inputs(ctx: &OpContext<'_>, i: usize, j: usize) -> Result<Vec<usize>> {
-    let (a, b) = (ctx.input(i).shape(), ctx.input(j).shape());
+    broadcast_named(
+        (ctx.arg_name(i), ctx.input(i).shape()),
+        (ctx.arg_name(j), ctx.input(j).shape()),
+    )
+}
+
+/// The broadcast shape of two named shapes, or the error naming both
+/// (kernels and build-time inference share it).
+pub fn broadcast_named((i, a): (&str, &[usize]), (j, b): (&str, &[usize])) -> Result<Vec<usize>> {
     broadcast_shapes(a, b).ok_or_else(|| {
         Error::invalid(format!(
-            "incompatible shapes: '{}' has shape {a:?} and '{}' has shape {b:?}",
-            ctx.arg_name(i),
-            ctx.arg_name(j)
+            "incompatible shapes: '{i}' has shape {a:?} and '{j}' has shape {b:?}"
         ))
     })
 }

@@ -172,31 +172,53 @@ fn op_dims(shape: &[usize], transposed: bool) -> (usize, usize) {
 fn mat_mul(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (a, b) = (ctx.input(0), ctx.input(1));
     for i in 0..2 {
-        let t = ctx.input(i);
-        if t.rank() != 2 {
-            return Err(Error::invalid(format!(
-                "input '{}' must be a matrix (rank 2) but has shape {:?}",
-                ctx.arg_name(i),
-                t.shape()
-            )));
-        }
+        check_matrix(ctx.arg_name(i), ctx.input(i).shape())?;
     }
     let dtype = ctx.same_dtype(0, 1)?;
-    let ta = ctx.attrs.bool("transpose_a", false)?;
-    let tb = ctx.attrs.bool("transpose_b", false)?;
-    let (m, k) = op_dims(a.shape(), ta);
-    let (k2, n) = op_dims(b.shape(), tb);
+    let (ta, tb) = transposes(ctx.attrs)?;
+    let dims = mat_mul_dims(a.shape(), ta, b.shape(), tb)?;
+    let out = dispatch(ctx, dtype, a, ta, b, tb, &[], dims)?;
+    Ok(smallvec::smallvec![out])
+}
+
+// `MatMul`'s checks, shared with build-time inference (`infer`).
+
+/// Checks that the input named `arg` is a matrix.
+pub(super) fn check_matrix(arg: &str, shape: &[usize]) -> Result<()> {
+    if shape.len() != 2 {
+        return Err(Error::invalid(format!(
+            "input '{arg}' must be a matrix (rank 2) but has shape {shape:?}"
+        )));
+    }
+    Ok(())
+}
+
+/// `MatMul`'s `transpose_a` and `transpose_b`.
+pub(super) fn transposes(attrs: &crate::ops::Attrs) -> Result<(bool, bool)> {
+    Ok((
+        attrs.bool("transpose_a", false)?,
+        attrs.bool("transpose_b", false)?,
+    ))
+}
+
+/// `(m, k, n)` of `a · b` (each transposed as told), or the error naming
+/// both shapes when the inner dimensions differ.
+pub(super) fn mat_mul_dims(
+    a: &[usize],
+    ta: bool,
+    b: &[usize],
+    tb: bool,
+) -> Result<(usize, usize, usize)> {
+    let (m, k) = op_dims(a, ta);
+    let (k2, n) = op_dims(b, tb);
     if k != k2 {
         return Err(Error::invalid(format!(
-            "inner dimensions differ: 'a' has shape {:?}{} and 'b' has shape {:?}{} ({k} vs {k2})",
-            a.shape(),
+            "inner dimensions differ: 'a' has shape {a:?}{} and 'b' has shape {b:?}{} ({k} vs {k2})",
             if ta { " (transposed)" } else { "" },
-            b.shape(),
             if tb { " (transposed)" } else { "" },
         )));
     }
-    let out = dispatch(ctx, dtype, a, ta, b, tb, &[], (m, k, n))?;
-    Ok(smallvec::smallvec![out])
+    Ok((m, k, n))
 }
 
 fn batch_mat_mul(ctx: &OpContext<'_>) -> Result<KernelOutputs> {

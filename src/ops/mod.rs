@@ -5,6 +5,7 @@ mod attrs;
 pub mod broadcast;
 mod cast;
 mod compare;
+pub mod infer;
 mod linalg;
 mod math;
 #[cfg(test)]
@@ -24,6 +25,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, LazyLock};
 
 pub use attrs::{AttrValue, Attrs, TensorOwner};
+pub use infer::{Input, Meta};
 
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
@@ -57,6 +59,8 @@ pub struct Registry {
     attr_names: Vec<Vec<&'static str>>,
     /// Per op: whether it has a string kernel (see [`STRING_OPS`]).
     takes_strings: Vec<bool>,
+    /// Per op: its output inference (asynchronous sessions only), if any.
+    infer: Vec<Option<infer::InferFn>>,
 }
 
 /// The ops that read STRING inputs. Every other op refuses them before its
@@ -89,6 +93,7 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
         by_name: HashMap::new(),
         attr_names: Vec::new(),
         takes_strings: Vec::new(),
+        infer: Vec::new(),
     };
     math::register(&mut r);
     compare::register(&mut r);
@@ -140,6 +145,7 @@ impl Registry {
         self.attr_names
             .push(def.attrs.iter().chain(INFERRED_ATTRS).copied().collect());
         self.takes_strings.push(STRING_OPS.contains(&def.name));
+        self.infer.push(infer::for_op(def.name));
         self.ops.push(def);
     }
 
@@ -203,6 +209,36 @@ impl Registry {
         let def = self.def(index)?;
         arg_ranges(def, n_inputs, list_lens).map_err(|e| e.in_op(def.name))?;
         check_attrs(def, attrs)
+    }
+
+    /// What op `index` will output given what is known of its `inputs`
+    /// (see [`infer`]), or the error its kernel would give for them. Call
+    /// after [`check`](Self::check). Ops given list arguments, and ops
+    /// without an inference function, output something [`Meta::UNKNOWN`].
+    pub fn infer(
+        &self,
+        index: usize,
+        inputs: &[Input<'_>],
+        list_lens: Option<&[i32]>,
+        attrs: &Attrs,
+        account: &Arc<MemoryAccount>,
+    ) -> Result<Meta> {
+        let def = self.def(index)?;
+        let singles = list_lens.is_none_or(|l| l.iter().all(|&n| n == -1));
+        // What `run` refuses before any kernel check (lists are left to the run).
+        if singles && !self.takes_strings.get(index).copied().unwrap_or(false) {
+            let string_arg = (0..def.inputs.len().min(inputs.len()))
+                .find(|&i| inputs[i].dtype() == Some(DataType::String));
+            if let Some(i) = string_arg {
+                return Err(strings_refused(arg_name(def.inputs[i])).in_op(def.name));
+            }
+        }
+        match self.infer.get(index).copied().flatten() {
+            Some(f) if singles => {
+                infer::run(f, def, inputs, attrs, account).map_err(|e| e.in_op(def.name))
+            }
+            _ => Ok(Meta::UNKNOWN),
+        }
     }
 
     /// Checks the inputs and attributes against the op's signature, then runs it.
@@ -296,6 +332,13 @@ fn is_list(arg: &str) -> bool {
 
 fn arg_name(arg: &str) -> &str {
     arg.strip_suffix("[]").unwrap_or(arg)
+}
+
+/// The error for a STRING input to an op without a string kernel.
+fn strings_refused(arg: &str) -> Error {
+    Error::invalid(format!(
+        "input '{arg}' has dtype STRING, which this op does not support"
+    ))
 }
 
 enum Ranges {
@@ -433,30 +476,14 @@ impl<'a> OpContext<'a> {
 
     /// Checks that input `i` has one of `allowed` dtypes.
     pub fn expect_dtype(&self, i: usize, allowed: &[DataType]) -> Result<DataType> {
-        let d = self.input(i).dtype();
-        if allowed.contains(&d) {
-            Ok(d)
-        } else {
-            Err(Error::invalid(format!(
-                "input '{}' has dtype {d} but must be one of {}",
-                self.arg_name(i),
-                allowed
-                    .iter()
-                    .map(|d| d.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )))
-        }
+        expect_dtype(self.arg_name(i), self.input(i).dtype(), allowed)
     }
 
     /// Refuses a STRING input (ops without a string kernel).
     fn refuse_strings(&self) -> Result<()> {
         for i in 0..self.def.inputs.len() {
             if self.list(i).iter().any(|t| t.dtype() == DataType::String) {
-                return Err(Error::invalid(format!(
-                    "input '{}' has dtype STRING, which this op does not support",
-                    self.arg_name(i)
-                )));
+                return Err(strings_refused(self.arg_name(i)));
             }
         }
         Ok(())
@@ -464,25 +491,52 @@ impl<'a> OpContext<'a> {
 
     /// The error for input `i` having a dtype this op does not support.
     pub fn unsupported_dtype(&self, i: usize) -> Error {
-        Error::invalid(format!(
-            "input '{}' has dtype {}, which this op does not support",
-            self.arg_name(i),
-            self.input(i).dtype()
-        ))
+        unsupported_dtype(self.arg_name(i), self.input(i).dtype())
     }
 
     /// Checks that inputs `i` and `j` have the same dtype.
     pub fn same_dtype(&self, i: usize, j: usize) -> Result<DataType> {
-        let (a, b) = (self.input(i).dtype(), self.input(j).dtype());
-        if a == b {
-            Ok(a)
-        } else {
-            Err(Error::invalid(format!(
-                "inputs '{}' and '{}' must have the same dtype, but got {a} and {b}",
-                self.arg_name(i),
-                self.arg_name(j)
-            )))
-        }
+        same_dtype(
+            (self.arg_name(i), self.input(i).dtype()),
+            (self.arg_name(j), self.input(j).dtype()),
+        )
+    }
+}
+
+// The dtype checks kernels and build-time inference (`infer`) share, so both
+// fail with the same message.
+
+/// Checks that the input named `arg`, of dtype `d`, has one of `allowed`.
+pub(crate) fn expect_dtype(arg: &str, d: DataType, allowed: &[DataType]) -> Result<DataType> {
+    if allowed.contains(&d) {
+        Ok(d)
+    } else {
+        Err(Error::invalid(format!(
+            "input '{arg}' has dtype {d} but must be one of {}",
+            allowed
+                .iter()
+                .map(|d| d.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )))
+    }
+}
+
+/// The error for the input named `arg` having a dtype the op does not support.
+pub(crate) fn unsupported_dtype(arg: &str, d: DataType) -> Error {
+    Error::invalid(format!(
+        "input '{arg}' has dtype {d}, which this op does not support"
+    ))
+}
+
+/// Checks that two named inputs have the same dtype.
+pub(crate) fn same_dtype((i, a): (&str, DataType), (j, b): (&str, DataType)) -> Result<DataType> {
+    if a == b {
+        Ok(a)
+    } else {
+        Err(Error::invalid(format!(
+            "inputs '{i}' and '{j}' must have the same dtype, but got {a} and {b}"
+        )))
     }
 }
 
@@ -499,18 +553,25 @@ static EMPTY_INPUT: LazyLock<Tensor> = LazyLock::new(|| {
 /// error. The copy is a temporary the input's size decides: reserved
 /// fallibly and counted against the session's limit (see `scratch`).
 pub fn int_values(ctx: &OpContext<'_>, i: usize) -> Result<Scratch<i64>> {
-    let t = ctx.input(i);
+    int_values_of(ctx.account, ctx.input(i), ctx.arg_name(i))
+}
+
+/// [`int_values`] of tensor `t`, the input named `arg`.
+pub(crate) fn int_values_of(
+    account: &Arc<MemoryAccount>,
+    t: &Tensor,
+    arg: &str,
+) -> Result<Scratch<i64>> {
     match t.dtype() {
         DataType::Int32 => {
             let src = t.as_slice::<i32>()?;
-            let mut out = Scratch::with_capacity(ctx.account, src.len())?;
+            let mut out = Scratch::with_capacity(account, src.len())?;
             out.extend_within(src.iter().map(|&v| i64::from(v)));
             Ok(out)
         }
-        DataType::Int64 => Scratch::from_slice(ctx.account, t.as_slice::<i64>()?),
+        DataType::Int64 => Scratch::from_slice(account, t.as_slice::<i64>()?),
         d => Err(Error::invalid(format!(
-            "input '{}' must be INT32 or INT64 but is {d}",
-            ctx.arg_name(i)
+            "input '{arg}' must be INT32 or INT64 but is {d}"
         ))),
     }
 }

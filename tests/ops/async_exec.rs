@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use eagerflow::executor::Executor;
+use eagerflow::strings::StringAllocation;
 use eagerflow::{
     Attrs, Error, FreeReason, MemoryAccount, Registry, Session, SessionOptions, Tensor,
 };
@@ -267,5 +268,322 @@ fn a_panicking_kernel_fails_its_output_and_the_executor_goes_on() {
     }
     let y = s.execute_single(op("Neg"), &[x], None).unwrap();
     assert_eq!(s.tensor(y).unwrap().as_slice::<i32>().unwrap(), &[-1]);
+    a.close();
+}
+
+fn strings(s: &Session, v: &[&str]) -> u64 {
+    let total = v.iter().map(|x| x.len()).sum();
+    let mut a = StringAllocation::new(s.account(), v.len(), total).unwrap();
+    for x in v {
+        a.push(x.as_bytes()).unwrap();
+    }
+    s.insert(a.into_tensor(vec![v.len()]).unwrap()).unwrap()
+}
+
+fn tensor<T: eagerflow::Element>(s: &Session, shape: &[usize], v: &[T]) -> u64 {
+    s.insert(Tensor::from_slice(s.account(), shape, v).unwrap())
+        .unwrap()
+}
+
+/// A program's inputs: FLOAT [2, 3], FLOAT [3], INT32 [2, 3], BOOL [2],
+/// FLOAT [3, 2], INT32 [4] holding 4 (a shape of 4 elements).
+fn program_inputs(s: &Session) -> [u64; 6] {
+    [
+        tensor(s, &[2, 3], &[1f32; 6]),
+        tensor(s, &[3], &[1f32; 3]),
+        tensor(s, &[2, 3], &[1i32; 6]),
+        tensor(s, &[2], &[true; 2]),
+        tensor(s, &[3, 2], &[1f32; 6]),
+        tensor(s, &[1], &[4i32]),
+    ]
+}
+
+/// Builds, on `s`, ops each of which fails for a reason decidable from
+/// dtypes and shapes, some with pending inputs; returns each build's error.
+fn bad_builds(s: &Session) -> Vec<Error> {
+    let [f23, f3, i23, b2, f32_, four] = program_inputs(s);
+    let mut transpose = Attrs::new();
+    transpose.set("transpose_a", eagerflow::AttrValue::Int(1));
+    let plain = Attrs::new();
+    // Pending in an asynchronous session whose executor has not started.
+    let sum = s.execute_single(op("AddV2"), &[f23, f23], None).unwrap();
+    let product = s.execute(op("MatMul"), &[f23, f32_], None, &plain).unwrap()[0];
+    let words = strings(s, &["a", "b"]);
+    let cases: Vec<(&str, Vec<u64>, &Attrs)> = vec![
+        ("AddV2", vec![f23, i23], &plain),
+        ("Mul", vec![f23, f32_], &plain),
+        ("AddV2", vec![b2, b2], &plain),
+        ("DivNoNan", vec![i23, i23], &plain),
+        ("Less", vec![b2, b2], &plain),
+        ("Equal", vec![f23, f32_], &plain),
+        ("LogicalAnd", vec![f23, b2], &plain),
+        ("MatMul", vec![f23, f23], &plain),
+        ("MatMul", vec![f3, f23], &plain),
+        ("MatMul", vec![f23, i23], &plain),
+        ("MatMul", vec![f23, f32_], &transpose),
+        ("Reshape", vec![f23, four], &plain),
+        ("Sub", vec![sum, i23], &plain),
+        ("Maximum", vec![sum, f32_], &plain),
+        ("MatMul", vec![product, f32_], &plain),
+        ("Reshape", vec![sum, four], &plain),
+        ("Cast", vec![f23], &plain),
+        // Ops without a string kernel refuse STRING before any other check.
+        ("AddV2", vec![words, words], &plain),
+        ("Neg", vec![words], &plain),
+    ];
+    cases
+        .into_iter()
+        .map(|(name, inputs, attrs)| {
+            s.execute(op(name), &inputs, None, attrs)
+                .err()
+                .unwrap_or_else(|| panic!("{name} {inputs:?} was accepted"))
+        })
+        .collect()
+}
+
+#[test]
+fn build_refuses_what_a_synchronous_session_refuses_with_the_same_error() {
+    let sync = Session::new(SessionOptions::default());
+    let expected = bad_builds(&sync);
+    // The executor never runs: every error comes from the build itself.
+    let a = Async::with(64, None, false);
+    let got = bad_builds(&a.session);
+    assert_eq!(got, expected);
+    assert!(got.iter().all(|e| e.to_string().contains(':')), "{got:?}");
+    assert_eq!(
+        a.session.executor().unwrap().queued(),
+        2,
+        "only the two valid ops were queued"
+    );
+    a.close();
+    sync.close();
+}
+
+/// `describe(h)` on another thread, or `None` if it takes longer than 10 s.
+fn describe_soon(s: &Arc<Session>, h: u64) -> Option<(eagerflow::DataType, Vec<usize>)> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let s = Arc::clone(s);
+    std::thread::spawn(move || {
+        let _ = tx.send(s.describe(h, false).map(|(d, shape)| (d, shape.to_vec())));
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(10))
+        .ok()
+        .map(|r| r.unwrap())
+}
+
+#[test]
+fn pending_outputs_know_their_dtype_and_shape_before_their_ops_run() {
+    use eagerflow::DataType::{Bool, Float, Int32};
+    let mut a = Async::with(64, None, false);
+    let s = Arc::clone(&a.session);
+    let [f23, f3, i23, _, f32_, _] = program_inputs(&s);
+    let shape6 = tensor(&s, &[2], &[3i32, -1]);
+    let plain = Attrs::new();
+    let mut to_int = Attrs::new();
+    to_int.set("DstT", eagerflow::AttrValue::Type(Int32));
+    let sum = s.execute_single(op("AddV2"), &[f23, f3], None).unwrap();
+    let product = s.execute(op("MatMul"), &[sum, f32_], None, &plain).unwrap()[0];
+    let less = s
+        .execute_single(op("Less"), &[product, product], None)
+        .unwrap();
+    let cast = s.execute(op("Cast"), &[sum], None, &to_int).unwrap()[0];
+    let reshaped = s
+        .execute_single(op("Reshape"), &[i23, shape6], None)
+        .unwrap();
+    let tanh = s.execute_single(op("Tanh"), &[reshaped], None).unwrap();
+    // A reduction has no inference: its shape is known once it ran.
+    let axis = tensor(&s, &[], &[0i32]);
+    let summed = s.execute_single(op("Sum"), &[f23, axis], None).unwrap();
+    for (h, want) in [
+        (sum, (Float, vec![2, 3])),
+        (product, (Float, vec![2, 2])),
+        (less, (Bool, vec![2, 2])),
+        (cast, (Int32, vec![2, 3])),
+        (reshaped, (Int32, vec![3, 2])),
+        (tanh, (Int32, vec![3, 2])),
+    ] {
+        assert_eq!(describe_soon(&s, h), Some(want));
+    }
+    a.start();
+    assert_eq!(s.describe(summed, false).unwrap().1.to_vec(), vec![3]);
+    // Waiting for the value meets the error the op fails with when it runs.
+    assert!(
+        matches!(s.describe(tanh, true), Err(Error::InvalidArgument(m)) if m.starts_with("Tanh"))
+    );
+    // Tanh refuses INT32 when it runs, as it would synchronously.
+    assert!(matches!(s.sync(), Err(Error::InvalidArgument(m)) if m.starts_with("Tanh")));
+    assert_eq!(read(&s, sum), vec![2.0; 6]);
+    a.close();
+}
+
+/// Every op of at most two single inputs, on every pair of a few tensors
+/// (and a few attribute sets): where build-time inference refuses, a
+/// synchronous run refuses with the same error; where a synchronous run
+/// succeeds, the output agrees with what inference said.
+#[test]
+fn inference_agrees_with_every_kernel_on_every_small_input() {
+    let s = Session::new(SessionOptions::default());
+    let r = Registry::global();
+    let [f23, f3, i23, b2, f32_, four] = program_inputs(&s);
+    let pool = [
+        f23,
+        f3,
+        i23,
+        b2,
+        f32_,
+        four,
+        tensor(&s, &[], &[2.5f64]),
+        tensor(&s, &[2, 3], &[true; 6]),
+    ];
+    let mut attr_sets = vec![Attrs::new()];
+    for (name, v) in [
+        ("transpose_a", eagerflow::AttrValue::Bool(true)),
+        ("transpose_b", eagerflow::AttrValue::Int(1)),
+        (
+            "incompatible_shape_error",
+            eagerflow::AttrValue::Bool(false),
+        ),
+        (
+            "DstT",
+            eagerflow::AttrValue::Type(eagerflow::DataType::Float),
+        ),
+    ] {
+        let mut a = Attrs::new();
+        a.set(name, v);
+        attr_sets.push(a);
+    }
+    let mut names: Vec<&str> = r.names().collect();
+    names.sort_unstable();
+    let (mut checked, mut refused) = (0, 0);
+    for name in names {
+        let index = r.lookup(name).unwrap();
+        let def = r.def(index).unwrap();
+        let n = def.inputs.len();
+        if n == 0 || n > 2 || def.inputs.iter().any(|a| a.ends_with("[]")) {
+            continue;
+        }
+        for attrs in &attr_sets {
+            if r.check(index, n, None, attrs).is_err() {
+                continue;
+            }
+            for &x in &pool {
+                for &y in pool.iter().take(if n == 2 { pool.len() } else { 1 }) {
+                    let handles = if n == 2 { vec![x, y] } else { vec![x] };
+                    let tensors: Vec<_> = handles.iter().map(|&h| s.tensor(h).unwrap()).collect();
+                    // As an asynchronous build sees them: pending, or ready.
+                    let metas: Vec<eagerflow::ops::Meta> = tensors
+                        .iter()
+                        .map(|t| eagerflow::ops::Meta {
+                            dtype: Some(t.dtype()),
+                            shape: Some(t.shape().into()),
+                        })
+                        .collect();
+                    for pending in [false, true] {
+                        let inputs: Vec<eagerflow::ops::Input<'_>> = tensors
+                            .iter()
+                            .zip(&metas)
+                            .map(|(t, m)| {
+                                if pending {
+                                    eagerflow::ops::Input::Pending(m)
+                                } else {
+                                    eagerflow::ops::Input::Ready(t)
+                                }
+                            })
+                            .collect();
+                        let inferred = r.infer(index, &inputs, None, attrs, s.account());
+                        let run = s.execute(index, &handles, None, attrs);
+                        checked += 1;
+                        match (&inferred, &run) {
+                            (Err(e), Err(f)) => {
+                                assert_eq!(e, f, "{name} on {handles:?}");
+                                refused += 1;
+                            }
+                            (Err(e), Ok(_)) => panic!("{name} on {handles:?}: inferred {e}"),
+                            (Ok(meta), Ok(out)) => {
+                                let t = s.tensor(out[0]).unwrap();
+                                assert!(meta.admits(&t), "{name} on {handles:?}: {meta:?}");
+                                s.free_many(out, FreeReason::Explicit);
+                            }
+                            (Ok(_), Err(_)) => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000 && refused > 100, "{checked} {refused}");
+    s.close();
+}
+
+/// Runs 64 queued `Exp`s of 4 KiB each under a limit of 8 of them, the
+/// dispatcher dropping each output as soon as it is built (Java's cleanup
+/// frees them after a collection; here `relieve` frees them). Returns the
+/// session, how often `relieve` ran, and what `sync` said.
+fn at_the_limit(gc_signals: bool) -> (Arc<Session>, usize, eagerflow::Result<()>) {
+    let limit = 8 * 4096 + 4096;
+    let s = Arc::new(Session::new_async(
+        SessionOptions {
+            max_bytes: Some(limit),
+            gc_signals,
+            ..Default::default()
+        },
+        4,
+    ));
+    let unreachable = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let executor = Arc::clone(s.executor().unwrap());
+    let (session, dropped) = (Arc::clone(&s), Arc::clone(&unreachable));
+    let runner = std::thread::spawn(move || {
+        let mut calls = 0;
+        let mut relieve = || {
+            calls += 1;
+            let handles = std::mem::take(&mut *dropped.lock().unwrap());
+            session.free_many(&handles, FreeReason::Cleanup);
+            true
+        };
+        executor.run_with(&mut relieve).unwrap();
+        calls
+    });
+    let x = floats(&s, &[0.0; 1024]);
+    for _ in 0..64 {
+        let y = s.execute_single(op("Exp"), &[x], None).unwrap();
+        unreachable.lock().unwrap().push(y);
+    }
+    let synced = s.sync();
+    assert!(
+        s.account().peak_bytes() <= limit,
+        "{}",
+        s.account().peak_bytes()
+    );
+    s.close();
+    let calls = runner.join().unwrap();
+    (s, calls, synced)
+}
+
+#[test]
+fn a_queued_allocation_at_the_limit_is_retried_once_after_relief() {
+    let (s, calls, synced) = at_the_limit(true);
+    synced.unwrap();
+    assert!(calls > 0);
+    assert!(s.stats().freed_by_cleanup > 0);
+    // Without pressure signals (ON_SESSION_CLOSE) nothing is retried.
+    let (_, calls, synced) = at_the_limit(false);
+    assert!(
+        matches!(synced, Err(Error::MemoryExhausted { .. })),
+        "{synced:?}"
+    );
+    assert_eq!(calls, 0);
+}
+
+#[test]
+fn string_ops_queue_and_compare_like_synchronous_ones() {
+    let a = Async::new(16, None);
+    let s = &a.session;
+    let x = strings(s, &["a", "bc"]);
+    let y = strings(s, &["a", "b"]);
+    let eq = s
+        .execute(op("Equal"), &[x, y], None, &Attrs::new())
+        .unwrap()[0];
+    let t = s.tensor(eq).unwrap();
+    assert_eq!(t.as_slice::<bool>().unwrap(), &[true, false]);
     a.close();
 }

@@ -31,6 +31,8 @@ use joining::{broadcast_to, concat, pack, tile};
 use one_hot::one_hot;
 use selection::{gather, slice, split, strided_slice, unpack};
 use transpose::transpose;
+/// `Reshape`'s output shape, for build-time inference.
+pub(super) use views::reshaped;
 use views::{expand_dims, identity, rank, reshape, shape, size, squeeze};
 
 /// TensorFlow's limit on a tensor's rank (`TensorShape::MaxDimensions`).

@@ -6,7 +6,7 @@ use super::{check_rank, internal};
 use crate::bail;
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
-use crate::ops::{KernelOutputs, OpContext, int_values, normalize_axis};
+use crate::ops::{KernelOutputs, OpContext, int_values, int_values_of, normalize_axis};
 use crate::tensor::{self, Tensor};
 
 pub(super) fn identity(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -15,12 +15,25 @@ pub(super) fn identity(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
 
 pub(super) fn reshape(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
-    let sizes_t = ctx.input(1);
+    let shape = reshaped(ctx.account(), input.shape(), ctx.input(1), ctx.arg_name(1))?;
+    Ok(smallvec::smallvec![input.reshaped(shape)?])
+}
+
+/// The shape `Reshape` gives an input of shape `input` when its shape
+/// argument (named `arg`) is `sizes_t`; shared with build-time inference.
+pub(in crate::ops) fn reshaped(
+    account: &std::sync::Arc<crate::memory::MemoryAccount>,
+    input: &[usize],
+    sizes_t: &Tensor,
+    arg: &str,
+) -> Result<Vec<usize>> {
+    // The element count of a tensor of that shape (which exists or will).
+    let count = input.iter().fold(1usize, |n, &d| n.saturating_mul(d));
     // A scalar is TF's legacy spelling of a one-dimensional shape.
     if sizes_t.rank() > 1 {
         bail!("shape must be 1-D but has shape {:?}", sizes_t.shape());
     }
-    let sizes = int_values(ctx, 1)?;
+    let sizes = int_values_of(account, sizes_t, arg)?;
     check_rank(sizes.len(), "the output")?;
     let mut shape = Vec::with_capacity(sizes.len());
     let mut unknown = None;
@@ -55,13 +68,13 @@ pub(super) fn reshape(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         // shape has one, so that the -1 can still be inferred from the rest.
         let mut values = 1usize;
         let mut input_has_zero = false;
-        for &d in input.shape() {
+        for &d in input {
             if d == 0 && has_zero {
                 input_has_zero = true;
             } else {
-                values = values.checked_mul(d).ok_or_else(|| {
-                    Error::invalid(format!("input shape {:?} is too large", input.shape()))
-                })?;
+                values = values
+                    .checked_mul(d)
+                    .ok_or_else(|| Error::invalid(format!("input shape {input:?} is too large")))?;
             }
         }
         let missing = values / known;
@@ -69,21 +82,21 @@ pub(super) fn reshape(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             bail!(
                 "cannot reshape a tensor of shape {:?} ({} values) to {sizes:?}: \
                  {values} is not a multiple of {known}",
-                input.shape(),
-                input.num_elements()
+                input,
+                count
             );
         }
         shape[u] = missing;
     }
     let n = tensor::num_elements(&shape)?;
-    if n != input.num_elements() {
+    if n != count {
         bail!(
             "cannot reshape a tensor of shape {:?} ({} values) to {sizes:?} ({n} values)",
-            input.shape(),
-            input.num_elements()
+            input,
+            count
         );
     }
-    Ok(smallvec::smallvec![input.reshaped(shape)?])
+    Ok(shape)
 }
 
 pub(super) fn expand_dims(ctx: &OpContext<'_>) -> Result<KernelOutputs> {

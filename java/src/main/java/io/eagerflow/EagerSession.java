@@ -49,7 +49,9 @@ import org.tensorflow.ndarray.Shape;
  * daemon thread, {@code eagerflow-cleanup-<n>}, from {@link Options#build()} to {@link #close()};
  * the other strategies start none. An asynchronous session ({@link Options#async(boolean)
  * async(true)}) also runs one executor thread, a daemon named {@code eagerflow-exec-<n>}, from
- * {@link Options#build()} to {@link #close()}; it holds no reference to the session. The library's one cleaner thread, {@code eagerflow-cleaner},
+ * {@link Options#build()} to {@link #close()}; it holds no reference to the session (it runs
+ * collections for queued ops that meet the memory limit, see below). The library's one cleaner
+ * thread, {@code eagerflow-cleaner},
  * frees standalone tensors and sessions that became unreachable without being closed (with a
  * warning). Such a forgotten session keeps its tensors and its thread until a garbage collection
  * finds it, so when sessions left open accumulate (64 at first; then twice as many as a
@@ -59,13 +61,19 @@ import org.tensorflow.ndarray.Shape;
  *
  * <p>Asynchronous sessions ({@link Options#async(boolean) async(true)}): building an op with one
  * output checks what needs no values (the op exists, its inputs' number and layout, its
- * attributes' names, that its inputs are live), queues it on the session's executor thread and
- * returns at once; ops with several outputs ({@code split}, {@code unstack}, the cross-entropy
+ * attributes' names, that its inputs are live) and, for the common ops (element-wise arithmetic,
+ * comparisons and logical ops, {@code MatMul}, {@code Reshape} with a constant shape, {@code Cast},
+ * unary math and activations), what their inputs' dtypes and shapes decide, throwing from {@code
+ * build()} the exception and message a synchronous session would; inputs still pending count with
+ * the dtype and shape inferred when their own op was built. It then queues the op on the session's
+ * executor thread and returns at once; ops with several outputs ({@code split}, {@code unstack}, the cross-entropy
  * ops) wait for their inputs and run on the building thread, since their output count depends on
  * values. Queued ops run one at a time in the order they were queued, so each thread's ops run in
  * the order it built them, and an op runs after the ops whose outputs it reads, whichever thread
- * built them. Reading an output ({@link Operand#asTensor()}, copies, {@code shape()} and {@code
- * dataType()} when not known yet) waits for that output only. An op that fails when it runs (a
+ * built them. Reading an output ({@link Operand#asTensor()}, copies) waits for that output only;
+ * {@code shape()} and {@code dataType()} answer at once when the build inferred them (an op whose
+ * output shape depends on values, such as {@code gather}'s range check, {@code Reshape} of a
+ * computed shape or the reductions, is known once it ran) and wait otherwise. An op that fails when it runs (a
  * dtype or shape mismatch, an index out of range, the memory limit) marks its output failed:
  * every read of it, or of an output computed from it, throws the exception a synchronous session
  * would have thrown when building it, naming the op; {@link #sync()} throws the first such error
@@ -74,7 +82,12 @@ import org.tensorflow.ndarray.Shape;
  * queued ops that have not started, waits for the one running, and frees everything. The queue is
  * bounded ({@link Options#asyncQueueCapacity}): a thread that builds an op while it is full waits
  * for room, so neither the queue nor native memory grows without limit ({@link
- * Options#maxNativeBytes} bounds what queued ops allocate too).
+ * Options#maxNativeBytes} bounds what queued ops allocate too). A queued op whose allocation meets
+ * that limit gets what a building thread gets under {@link ResourceCleanupStrategy#IN_BACKGROUND
+ * IN_BACKGROUND} and {@link ResourceCleanupStrategy#ON_SAFE_POINTS ON_SAFE_POINTS}: the executor
+ * thread requests a garbage collection, lets the cleanup free what was unreachable, and retries
+ * the op once; under {@link ResourceCleanupStrategy#ON_SESSION_CLOSE ON_SESSION_CLOSE} the op
+ * fails with {@link NativeMemoryExhaustedException} at once.
  */
 public final class EagerSession implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.eagerflow");
@@ -454,10 +467,18 @@ public final class EagerSession implements AutoCloseable {
   }
 
   /**
-   * Waits until every op queued on this asynchronous session so far has run, then throws the first
-   * error a queued op met since the previous {@code sync()} (the exception a synchronous session
-   * would have thrown building it), once; the session goes on. On a synchronous session there is
-   * nothing to wait for. A safe point.
+   * Waits until every op queued on this asynchronous session so far (by any thread) has run, then
+   * reports failures, as TensorFlow Java's {@code sync} does: the session remembers only the
+   * <em>first</em> queued op that failed since the previous {@code sync()} returned or threw, in
+   * the order the executor ran them, and this call throws its error (the exception type and message
+   * a synchronous session would have thrown building that op). Ops that failed after it in the
+   * same interval are not reported by this call nor by any later one; each failure stays attached
+   * to its own outputs instead, so reading one of them, or an output of any op that depends on it,
+   * throws that op's error. An op that failed only because an input had failed is not a failure of
+   * its own. Errors thrown by {@code build()} itself (what dtypes and shapes decide) are never
+   * queued and never reported here. The error is thrown once: the next {@code sync()} reports only
+   * failures after this call, and the session goes on. On a synchronous session there is nothing to
+   * wait for. A safe point.
    *
    * @throws IllegalStateException if the session is closed (also while waiting)
    */

@@ -126,8 +126,9 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
     return op.name() + ":" + index;
   }
 
-  private void describe(long ptr) {
-    long[] d = Native.describe(ptr, handle);
+  /** Fetches dtype and shape; {@code await}: wait for a pending output even if both are known. */
+  private void describe(long ptr, boolean await) {
+    long[] d = Native.describe(ptr, handle, await);
     long[] dims = new long[(int) d[1]];
     System.arraycopy(d, 2, dims, 0, dims.length);
     shape = Shape.of(dims);
@@ -140,7 +141,7 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
       long ptr = core.enter();
       try {
         checkUsable();
-        describe(ptr);
+        describe(ptr, false);
       } finally {
         core.exit();
       }
@@ -181,8 +182,9 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
       checkUsable();
       T t = tensor;
       if (t == null) {
-        if (dataType == null || shape == null) {
-          describe(ptr);
+        // A value of an asynchronous session waits for its op (and throws if it failed).
+        if (dataType == null || shape == null || core.isAsync()) {
+          describe(ptr, true);
         }
         t = TensorTypes.wrap(NativeTensor.view(core, handle, shape, dataType, this));
         tensor = t;

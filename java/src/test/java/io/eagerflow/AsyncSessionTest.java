@@ -3,6 +3,7 @@ package io.eagerflow;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -10,7 +11,10 @@ import io.eagerflow.EagerSession.ResourceCleanupStrategy;
 import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TInt32;
+import io.eagerflow.types.TType;
+import org.tensorflow.ndarray.Shape;
 import java.lang.ref.WeakReference;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -18,6 +22,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -152,6 +157,80 @@ class AsyncSessionTest {
     }
   }
 
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static <T extends TType> Operand<T> raw(Operand<?> o) {
+    return (Operand) o;
+  }
+
+  /**
+   * Builds ops each of which fails on dtypes or shapes alone, several on outputs still pending in
+   * an asynchronous session; returns what each build threw.
+   */
+  private static List<RuntimeException> badBuilds(EagerSession session) {
+    Ops tf = Ops.create(session);
+    Operand<TFloat32> m23 = tf.constant(new float[2][3]);
+    Operand<TFloat32> m32 = tf.constant(new float[3][2]);
+    Operand<TFloat32> pending = tf.math.add(m23, m23);
+    Operand<TFloat32> product = tf.linalg.matMul(pending, m32); // [2, 2]
+    List<Supplier<Operand<?>>> builds =
+        List.of(
+            () -> tf.math.add(m23, raw(tf.constant(new int[] {1, 2}))),
+            () -> tf.math.sub(pending, raw(tf.constant(new int[2][3]))),
+            () -> tf.math.mul(m23, m32),
+            () -> tf.math.maximum(pending, tf.constant(new float[2][2])),
+            () -> tf.math.less(product, raw(tf.constant(new int[2][2]))),
+            () -> tf.linalg.matMul(m23, m23),
+            () -> tf.linalg.matMul(product, m32),
+            () -> tf.linalg.matMul(tf.constant(new float[3]), m23),
+            () -> tf.reshape(m23, tf.constant(new int[] {4, 2})),
+            () -> tf.reshape(pending, tf.constant(new int[] {4})));
+    List<RuntimeException> thrown = new ArrayList<>();
+    for (Supplier<Operand<?>> b : builds) {
+      thrown.add(assertThrows(RuntimeException.class, b::get));
+    }
+    return thrown;
+  }
+
+  @ParameterizedTest
+  @EnumSource(ResourceCleanupStrategy.class)
+  void buildThrowsWhatASynchronousBuildThrowsWhenDtypesOrShapesDecide(ResourceCleanupStrategy s) {
+    List<RuntimeException> expected;
+    try (EagerSession sync = open(false, s)) {
+      expected = badBuilds(sync);
+    }
+    try (EagerSession async = open(true, s)) {
+      List<RuntimeException> actual = badBuilds(async);
+      for (int i = 0; i < expected.size(); i++) {
+        assertEquals(expected.get(i).getClass(), actual.get(i).getClass(), "build " + i);
+        assertEquals(expected.get(i).getMessage(), actual.get(i).getMessage(), "build " + i);
+      }
+      async.sync(); // the valid ops ran; nothing failed later
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ResourceCleanupStrategy.class)
+  void aPendingOutputsDtypeAndShapeAreKnownBeforeItsOpRuns(ResourceCleanupStrategy s) {
+    try (EagerSession session = open(true, s)) {
+      Ops tf = Ops.create(session);
+      // Integer division by zero: only the values decide, so this op fails when it runs.
+      Operand<TInt32> failing =
+          tf.math.div(tf.constant(new int[2][3]), tf.constant(new int[] {1, 0, 1}));
+      Operand<TFloat32> product =
+          tf.linalg.matMul(tf.constant(new float[4][2]), tf.constant(new float[2][5]));
+      EagerOperation op = (EagerOperation) failing.op();
+      // Answered from the build's inference, although the op fails (or has failed) when run.
+      assertEquals(Shape.of(2, 3), op.shape(0));
+      assertEquals(DataType.INT32, op.dtype(0));
+      assertEquals(Shape.of(4, 5), product.shape());
+      RuntimeException read = assertThrows(RuntimeException.class, () -> failing.asTensor());
+      assertTrue(read.getMessage().startsWith("RealDiv"), read.getMessage());
+      RuntimeException atSync = assertThrows(RuntimeException.class, session::sync);
+      assertEquals(read.getClass(), atSync.getClass());
+      assertArrayEquals(new float[20], product.asTensor().toArray());
+    }
+  }
+
   /** A GatherV2 whose index (7, out of range for 3 elements) is computed by an earlier op. */
   private static Operand<TFloat32> badGather(Ops tf) {
     Operand<TInt32> index = tf.math.add(tf.constant(new int[] {3}), tf.constant(new int[] {4}));
@@ -238,6 +317,57 @@ class AsyncSessionTest {
       assertEquals(2000f, sum.asTensor().getFloat(7));
       assertTrue(
           session.stats().peakBytes() <= limit, "peak " + session.stats().peakBytes());
+    }
+  }
+
+  /**
+   * A loop of ops whose outputs are dropped at once, 32 times the limit in all: the queued
+   * allocations that meet the limit are retried once after a collection, as building threads'
+   * are.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = ResourceCleanupStrategy.class,
+      names = {"IN_BACKGROUND", "ON_SAFE_POINTS"})
+  void queuedAllocationsAtTheLimitCollectAndRetry(ResourceCleanupStrategy s) {
+    long limit = 1L << 20;
+    try (EagerSession session =
+        EagerSession.options()
+            .async(true)
+            .maxNativeBytes(limit)
+            .resourceCleanupStrategy(s)
+            .build()) {
+      Ops tf = Ops.create(session);
+      Operand<TFloat32> x = tf.constant(new float[16 * 1024]); // 64 KiB
+      for (int i = 0; i < 512; i++) {
+        tf.math.neg(x); // unreachable as soon as it is built
+      }
+      Operand<TFloat32> last = tf.math.neg(tf.math.neg(x));
+      assertTimeoutPreemptively(Duration.ofSeconds(60), session::sync);
+      assertEquals(0f, last.asTensor().getFloat(7));
+      SessionStats stats = session.stats();
+      assertTrue(stats.peakBytes() <= limit, "peak " + stats.peakBytes());
+      assertTrue(stats.freedByCleanup() > 0, stats.toString());
+    }
+  }
+
+  @Test
+  void queuedAllocationsAtTheLimitThrowUnderOnSessionClose() {
+    long limit = 1L << 20;
+    try (EagerSession session =
+        EagerSession.options()
+            .async(true)
+            .maxNativeBytes(limit)
+            .resourceCleanupStrategy(ResourceCleanupStrategy.ON_SESSION_CLOSE)
+            .build()) {
+      Ops tf = Ops.create(session);
+      Operand<TFloat32> x = tf.constant(new float[16 * 1024]);
+      for (int i = 0; i < 32; i++) {
+        tf.math.neg(x);
+      }
+      assertThrows(NativeMemoryExhaustedException.class, session::sync);
+      assertTrue(session.stats().peakBytes() <= limit);
+      assertEquals(0, session.stats().gcRequests());
     }
   }
 

@@ -54,9 +54,11 @@ public final class Native {
   /**
    * Runs an asynchronous session's queued ops until {@link #closeSession}: the body of its executor
    * thread. Blocks for the session's lifetime; a second call, or one on a session that is not
-   * asynchronous, throws {@link IllegalStateException}.
+   * asynchronous, throws {@link IllegalStateException}. When the hard limit refuses a queued op's
+   * allocation (in a session with {@code gcSignals}), it calls {@code relief} on this thread to
+   * collect and free what is unreachable; if that returns true the op is retried once.
    */
-  public static native void runExecutor(long session);
+  public static native void runExecutor(long session, java.util.function.BooleanSupplier relief);
 
   /**
    * Waits until every op queued on the session so far has run, then throws the first error an op
@@ -137,8 +139,12 @@ public final class Native {
   public static native long[] execute(
       long session, int op, long[] inputs, int[] listLens, long[] attrs);
 
-  /** {@code [dtype code, rank, dims...]}. */
-  public static native long[] describe(long session, long handle);
+  /**
+   * {@code [dtype code, rank, dims...]}. A pending output (asynchronous sessions) is waited for,
+   * unless {@code await} is false and its build inferred both its dtype and shape; a failed one
+   * throws its op's error when waited for.
+   */
+  public static native long[] describe(long session, long handle, boolean await);
 
   public static native boolean free(long session, long handle, int reason);
 

@@ -162,7 +162,10 @@ public final class SessionCore extends NativeScope {
    * id only (the Rust side holds the executor, never the session).
    */
   private Thread startExecutor(long id) {
-    Thread t = new Thread(() -> runExecutor(id), "eagerflow-exec-" + EXECUTOR_IDS.incrementAndGet());
+    // Holds this core (as the cleanup thread does), never the EagerSession.
+    java.util.function.BooleanSupplier relief = this::relieveForQueuedOp;
+    Thread t =
+        new Thread(() -> runExecutor(id, relief), "eagerflow-exec-" + EXECUTOR_IDS.incrementAndGet());
     t.setDaemon(true);
     try {
       t.start();
@@ -174,13 +177,37 @@ public final class SessionCore extends NativeScope {
     return t;
   }
 
-  private static void runExecutor(long id) {
+  private static void runExecutor(long id, java.util.function.BooleanSupplier relief) {
     try {
-      Native.runExecutor(id);
+      Native.runExecutor(id, relief);
     } catch (IllegalStateException e) {
       // The session closed before this thread started: there is nothing to run.
     } catch (Throwable t) {
       LOG.log(System.Logger.Level.ERROR, "eagerflow executor failed", t);
+    }
+  }
+
+  /**
+   * On the executor thread, after the hard limit refused a queued op's allocation: what {@link
+   * #retryAfterExhausted} does before its retry (collect and let the cleanup free what was
+   * unreachable), after which the executor retries the op once. False, and no retry, under
+   * ON_SESSION_CLOSE or once the session is closing.
+   */
+  private boolean relieveForQueuedOp() {
+    if (mode == Mode.ON_CLOSE || !tryEnter()) {
+      return false;
+    }
+    try {
+      if (Collector.canCollect()) {
+        relieve(ptr);
+      } else {
+        safePoint(ptr); // only what the JVM's own collections found can be freed
+      }
+      return true;
+    } catch (RuntimeException e) {
+      return false; // closed meanwhile: the op fails with its own error
+    } finally {
+      exit();
     }
   }
 

@@ -143,7 +143,7 @@ class NativeFuzzTest {
     }
     for (long h : standaloneCreated) {
       Native.free(0, h, Native.FREED_EXPLICITLY);
-      assertThrows(IllegalStateException.class, () -> Native.describe(0, h));
+      assertThrows(IllegalStateException.class, () -> Native.describe(0, h, true));
     }
     long[] standaloneAfter = stats(0);
     assertEquals(
