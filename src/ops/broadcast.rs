@@ -55,6 +55,15 @@ pub fn broadcast_named((i, a): (&str, &[usize]), (j, b): (&str, &[usize])) -> Re
     })
 }
 
+/// The broadcast shape of `a` and `b`, or the error naming both shapes.
+pub fn broadcast_checked(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
+    broadcast_shapes(a, b).ok_or_else(|| {
+        Error::invalid(format!(
+            "incompatible shapes for broadcasting: {a:?} and {b:?}"
+        ))
+    })
+}
+
 /// Elements per task when a large element-wise loop is split over rayon's
 /// pool: big enough to amortise the hand-off, small enough to balance.
 const CHUNK: usize = 1 << 16;
@@ -151,13 +160,7 @@ pub fn binary_map<A: Element, B: Element, O: Element>(
         zip_into(&mut out.data, xs, ys, f);
         return out.into_tensor(x.shape().to_vec());
     }
-    let shape = broadcast_shapes(x.shape(), y.shape()).ok_or_else(|| {
-        Error::invalid(format!(
-            "incompatible shapes for broadcasting: {:?} and {:?}",
-            x.shape(),
-            y.shape()
-        ))
-    })?;
+    let shape = broadcast_checked(x.shape(), y.shape())?;
     let n = crate::tensor::num_elements(&shape)?;
     if let [b] = ys
         && shape == x.shape()

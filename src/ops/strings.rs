@@ -3,7 +3,7 @@
 //! `UTF8_CHAR` unit counts UTF-8 characters by their lead bytes, as
 //! TensorFlow does, without validating the rest of the encoding.
 
-use super::broadcast::broadcast_shapes;
+use super::broadcast::broadcast_checked;
 use super::{KernelOutputs, OpContext, OpDef, Registry, int_values};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
@@ -232,13 +232,7 @@ pub(super) fn equality(
     want_equal: bool,
 ) -> Result<Tensor> {
     let (a, b) = (x.strings()?, y.strings()?);
-    let shape = broadcast_shapes(x.shape(), y.shape()).ok_or_else(|| {
-        Error::invalid(format!(
-            "incompatible shapes for broadcasting: {:?} and {:?}",
-            x.shape(),
-            y.shape()
-        ))
-    })?;
+    let shape = broadcast_checked(x.shape(), y.shape())?;
     let n = num_elements(&shape)?;
     let (ia, ib) = (
         Broadcast::new(x.shape(), &shape),
