@@ -309,6 +309,10 @@ fn bad_builds(s: &Session) -> Vec<Error> {
     let sum = s.execute_single(op("AddV2"), &[f23, f23], None).unwrap();
     let product = s.execute(op("MatMul"), &[f23, f32_], None, &plain).unwrap()[0];
     let words = strings(s, &["a", "b"]);
+    let f223 = tensor(s, &[2, 2, 3], &[1f32; 12]);
+    let f332 = tensor(s, &[3, 3, 2], &[1f32; 18]);
+    let mut adjoint = Attrs::new();
+    adjoint.set("adj_y", eagerflow::AttrValue::Bool(true));
     let cases: Vec<(&str, Vec<u64>, &Attrs)> = vec![
         ("AddV2", vec![f23, i23], &plain),
         ("Mul", vec![f23, f32_], &plain),
@@ -327,6 +331,12 @@ fn bad_builds(s: &Session) -> Vec<Error> {
         ("MatMul", vec![product, f32_], &plain),
         ("Reshape", vec![sum, four], &plain),
         ("Cast", vec![f23], &plain),
+        ("BatchMatMulV2", vec![f3, f23], &plain),
+        ("BatchMatMulV2", vec![f23, i23], &plain),
+        ("BatchMatMul", vec![f23, f23], &plain),
+        ("BatchMatMulV2", vec![f223, f332], &plain),
+        ("BatchMatMulV2", vec![f223, f32_], &adjoint),
+        ("BatchMatMulV2", vec![sum, sum], &plain),
         // Ops without a string kernel refuse STRING before any other check.
         ("AddV2", vec![words, words], &plain),
         ("Neg", vec![words], &plain),
@@ -434,11 +444,13 @@ fn inference_agrees_with_every_kernel_on_every_small_input() {
         four,
         tensor(&s, &[], &[2.5f64]),
         tensor(&s, &[2, 3], &[true; 6]),
+        tensor(&s, &[2, 2, 3], &[1f32; 12]),
     ];
     let mut attr_sets = vec![Attrs::new()];
     for (name, v) in [
         ("transpose_a", eagerflow::AttrValue::Bool(true)),
         ("transpose_b", eagerflow::AttrValue::Int(1)),
+        ("adj_x", eagerflow::AttrValue::Bool(true)),
         (
             "incompatible_shape_error",
             eagerflow::AttrValue::Bool(false),

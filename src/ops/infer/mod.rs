@@ -13,6 +13,11 @@
 //! Ops without a function here, or whose output depends on values (`GatherV2`'s
 //! range check, `Reshape` with a computed shape, `Where`), are known at run.
 //!
+//! Covered: the element-wise binary, comparison, logical and unary ops,
+//! `Cast`, `MatMul`, `BatchMatMulV2` (`BatchMatMul`, `BatchMatMulV3`) and
+//! `Reshape` (a ready shape). Not covered yet (known when they run): the
+//! other shape ops, `nn` ops, reductions, and ops given list inputs.
+//!
 //! One file per op family; an op is looked up by name once, when the
 //! registry is built.
 
