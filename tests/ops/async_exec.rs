@@ -313,6 +313,11 @@ fn bad_builds(s: &Session) -> Vec<Error> {
     let f332 = tensor(s, &[3, 3, 2], &[1f32; 18]);
     let mut adjoint = Attrs::new();
     adjoint.set("adj_y", eagerflow::AttrValue::Bool(true));
+    let not_a_permutation = tensor(s, &[2], &[0i32, 0]);
+    let five = tensor(s, &[], &[5i32]);
+    let axes = tensor(s, &[2], &[0i32, 1]);
+    let mut squeeze_0 = Attrs::new();
+    squeeze_0.set("squeeze_dims", eagerflow::AttrValue::Ints(vec![0]));
     let cases: Vec<(&str, Vec<u64>, &Attrs)> = vec![
         ("AddV2", vec![f23, i23], &plain),
         ("Mul", vec![f23, f32_], &plain),
@@ -337,6 +342,14 @@ fn bad_builds(s: &Session) -> Vec<Error> {
         ("BatchMatMulV2", vec![f223, f332], &plain),
         ("BatchMatMulV2", vec![f223, f32_], &adjoint),
         ("BatchMatMulV2", vec![sum, sum], &plain),
+        ("Transpose", vec![f23, four], &plain),
+        ("Transpose", vec![f23, not_a_permutation], &plain),
+        ("Transpose", vec![sum, not_a_permutation], &plain),
+        ("Transpose", vec![f23, i23], &plain),
+        ("ExpandDims", vec![f23, five], &plain),
+        ("ExpandDims", vec![sum, axes], &plain),
+        ("Squeeze", vec![f23], &squeeze_0),
+        ("Squeeze", vec![sum], &squeeze_0),
         // Ops without a string kernel refuse STRING before any other check.
         ("AddV2", vec![words, words], &plain),
         ("Neg", vec![words], &plain),
@@ -451,6 +464,7 @@ fn inference_agrees_with_every_kernel_on_every_small_input() {
         ("transpose_a", eagerflow::AttrValue::Bool(true)),
         ("transpose_b", eagerflow::AttrValue::Int(1)),
         ("adj_x", eagerflow::AttrValue::Bool(true)),
+        ("squeeze_dims", eagerflow::AttrValue::Ints(vec![-1])),
         (
             "incompatible_shape_error",
             eagerflow::AttrValue::Bool(false),

@@ -14,9 +14,11 @@
 //! range check, `Reshape` with a computed shape, `Where`), are known at run.
 //!
 //! Covered: the element-wise binary, comparison, logical and unary ops,
-//! `Cast`, `MatMul`, `BatchMatMulV2` (`BatchMatMul`, `BatchMatMulV3`) and
-//! `Reshape` (a ready shape). Not covered yet (known when they run): the
-//! other shape ops, `nn` ops, reductions, and ops given list inputs.
+//! `Cast`, `MatMul`, `BatchMatMulV2` (`BatchMatMul`, `BatchMatMulV3`),
+//! `Squeeze`, and `Reshape`, `ExpandDims`, `Transpose` (shapes checked at
+//! once, values when the argument is ready). Not covered yet (known when
+//! they run): the other shape ops, `nn` ops, `SelectV2`, `ClipByValue`,
+//! reductions, and ops given list inputs.
 //!
 //! One file per op family; an op is looked up by name once, when the
 //! registry is built.

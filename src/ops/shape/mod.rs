@@ -32,7 +32,8 @@ use one_hot::one_hot;
 use selection::{gather, slice, split, strided_slice, unpack};
 use transpose::transpose;
 /// `Reshape`'s output shape, for build-time inference.
-pub(super) use views::reshaped;
+pub(super) use transpose::{check_perm_shape, permutation};
+pub(super) use views::{check_expand_axis, expanded, reshaped, squeezed};
 use views::{expand_dims, identity, rank, reshape, shape, size, squeeze};
 
 /// TensorFlow's limit on a tensor's rank (`TensorShape::MaxDimensions`).
