@@ -316,6 +316,7 @@ fn bad_builds(s: &Session) -> Vec<Error> {
     let not_a_permutation = tensor(s, &[2], &[0i32, 0]);
     let five = tensor(s, &[], &[5i32]);
     let axes = tensor(s, &[2], &[0i32, 1]);
+    let bools = tensor(s, &[2, 3], &[true; 6]);
     let mut squeeze_0 = Attrs::new();
     squeeze_0.set("squeeze_dims", eagerflow::AttrValue::Ints(vec![0]));
     let cases: Vec<(&str, Vec<u64>, &Attrs)> = vec![
@@ -350,6 +351,14 @@ fn bad_builds(s: &Session) -> Vec<Error> {
         ("ExpandDims", vec![sum, axes], &plain),
         ("Squeeze", vec![f23], &squeeze_0),
         ("Squeeze", vec![sum], &squeeze_0),
+        ("SelectV2", vec![f23, f23, f23], &plain),
+        ("SelectV2", vec![b2, f23, i23], &plain),
+        ("SelectV2", vec![b2, f23, f23], &plain),
+        ("SelectV2", vec![b2, sum, sum], &plain),
+        ("ClipByValue", vec![f23, i23, f23], &plain),
+        ("ClipByValue", vec![f23, f32_, f3], &plain),
+        ("ClipByValue", vec![sum, f3, f32_], &plain),
+        ("ClipByValue", vec![bools, bools, bools], &plain),
         // Ops without a string kernel refuse STRING before any other check.
         ("AddV2", vec![words, words], &plain),
         ("Neg", vec![words], &plain),
@@ -439,7 +448,7 @@ fn pending_outputs_know_their_dtype_and_shape_before_their_ops_run() {
     a.close();
 }
 
-/// Every op of at most two single inputs, on every pair of a few tensors
+/// Every op of at most three single inputs, on every tuple of a few tensors
 /// (and a few attribute sets): where build-time inference refuses, a
 /// synchronous run refuses with the same error; where a synchronous run
 /// succeeds, the output agrees with what inference said.
@@ -485,16 +494,21 @@ fn inference_agrees_with_every_kernel_on_every_small_input() {
         let index = r.lookup(name).unwrap();
         let def = r.def(index).unwrap();
         let n = def.inputs.len();
-        if n == 0 || n > 2 || def.inputs.iter().any(|a| a.ends_with("[]")) {
+        if n == 0 || n > 3 || def.inputs.iter().any(|a| a.ends_with("[]")) {
             continue;
         }
         for attrs in &attr_sets {
             if r.check(index, n, None, attrs).is_err() {
                 continue;
             }
-            for &x in &pool {
-                for &y in pool.iter().take(if n == 2 { pool.len() } else { 1 }) {
-                    let handles = if n == 2 { vec![x, y] } else { vec![x] };
+            // Every n-tuple of the pool.
+            let tuples = (0..n).fold(vec![vec![]], |acc: Vec<Vec<u64>>, _| {
+                acc.iter()
+                    .flat_map(|t| pool.iter().map(move |&h| [t.as_slice(), &[h]].concat()))
+                    .collect()
+            });
+            for handles in tuples {
+                {
                     let tensors: Vec<_> = handles.iter().map(|&h| s.tensor(h).unwrap()).collect();
                     // As an asynchronous build sees them: pending, or ready.
                     let metas: Vec<eagerflow::ops::Meta> = tensors

@@ -16,9 +16,9 @@
 //! Covered: the element-wise binary, comparison, logical and unary ops,
 //! `Cast`, `MatMul`, `BatchMatMulV2` (`BatchMatMul`, `BatchMatMulV3`),
 //! `Squeeze`, and `Reshape`, `ExpandDims`, `Transpose` (shapes checked at
-//! once, values when the argument is ready). Not covered yet (known when
-//! they run): the other shape ops, `nn` ops, `SelectV2`, `ClipByValue`,
-//! reductions, and ops given list inputs.
+//! once, values when the argument is ready), `SelectV2` and `ClipByValue`.
+//! Not covered yet (known when they run): the other shape ops, `BiasAdd`,
+//! `Softmax`, the cross-entropy ops, reductions, and ops given list inputs.
 //!
 //! One file per op family; an op is looked up by name once, when the
 //! registry is built.
@@ -26,6 +26,7 @@
 mod elementwise;
 mod linalg;
 mod shape;
+mod ternary;
 
 use std::sync::Arc;
 
@@ -145,6 +146,7 @@ pub(super) fn for_op(op: &str) -> Option<InferFn> {
     elementwise::for_op(op)
         .or_else(|| linalg::for_op(op))
         .or_else(|| shape::for_op(op))
+        .or_else(|| ternary::for_op(op))
 }
 
 /// Runs `f` on `inputs` for op `def`.
