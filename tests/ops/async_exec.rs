@@ -359,6 +359,12 @@ fn bad_builds(s: &Session) -> Vec<Error> {
         ("ClipByValue", vec![f23, f32_, f3], &plain),
         ("ClipByValue", vec![sum, f3, f32_], &plain),
         ("ClipByValue", vec![bools, bools, bools], &plain),
+        ("Softmax", vec![five], &plain),
+        ("LogSoftmax", vec![i23], &plain),
+        ("BiasAdd", vec![f3, f3], &plain),
+        ("BiasAdd", vec![f23, f23], &plain),
+        ("BiasAdd", vec![f32_, f3], &plain),
+        ("BiasAdd", vec![product, f3], &plain),
         // Ops without a string kernel refuse STRING before any other check.
         ("AddV2", vec![words, words], &plain),
         ("Neg", vec![words], &plain),
@@ -474,6 +480,7 @@ fn inference_agrees_with_every_kernel_on_every_small_input() {
         ("transpose_b", eagerflow::AttrValue::Int(1)),
         ("adj_x", eagerflow::AttrValue::Bool(true)),
         ("squeeze_dims", eagerflow::AttrValue::Ints(vec![-1])),
+        ("data_format", eagerflow::AttrValue::Str("NCHW".into())),
         (
             "incompatible_shape_error",
             eagerflow::AttrValue::Bool(false),

@@ -16,15 +16,17 @@
 //! Covered: the element-wise binary, comparison, logical and unary ops,
 //! `Cast`, `MatMul`, `BatchMatMulV2` (`BatchMatMul`, `BatchMatMulV3`),
 //! `Squeeze`, and `Reshape`, `ExpandDims`, `Transpose` (shapes checked at
-//! once, values when the argument is ready), `SelectV2` and `ClipByValue`.
-//! Not covered yet (known when they run): the other shape ops, `BiasAdd`,
-//! `Softmax`, the cross-entropy ops, reductions, and ops given list inputs.
+//! once, values when the argument is ready), `SelectV2`, `ClipByValue`,
+//! `Softmax`, `LogSoftmax` and `BiasAdd`. Not covered yet (known when they
+//! run): the other shape ops, the cross-entropy ops, reductions, and ops
+//! given list inputs.
 //!
 //! One file per op family; an op is looked up by name once, when the
 //! registry is built.
 
 mod elementwise;
 mod linalg;
+mod nn;
 mod shape;
 mod ternary;
 
@@ -147,6 +149,7 @@ pub(super) fn for_op(op: &str) -> Option<InferFn> {
         .or_else(|| linalg::for_op(op))
         .or_else(|| shape::for_op(op))
         .or_else(|| ternary::for_op(op))
+        .or_else(|| nn::for_op(op))
 }
 
 /// Runs `f` on `inputs` for op `def`.
