@@ -308,6 +308,7 @@ fn bad_builds(s: &Session) -> Vec<Error> {
     // Pending in an asynchronous session whose executor has not started.
     let sum = s.execute_single(op("AddV2"), &[f23, f23], None).unwrap();
     let product = s.execute(op("MatMul"), &[f23, f32_], None, &plain).unwrap()[0];
+    let int_sum = s.execute_single(op("AddV2"), &[i23, i23], None).unwrap();
     let words = strings(s, &["a", "b"]);
     let f223 = tensor(s, &[2, 2, 3], &[1f32; 12]);
     let f332 = tensor(s, &[3, 3, 2], &[1f32; 18]);
@@ -365,6 +366,14 @@ fn bad_builds(s: &Session) -> Vec<Error> {
         ("BiasAdd", vec![f23, f23], &plain),
         ("BiasAdd", vec![f32_, f3], &plain),
         ("BiasAdd", vec![product, f3], &plain),
+        ("Sum", vec![f23, five], &plain),
+        ("Prod", vec![f23, i23], &plain),
+        ("All", vec![f23, axes], &plain),
+        ("Max", vec![b2, five], &plain),
+        ("Min", vec![bools, axes], &plain),
+        ("Mean", vec![f23, not_a_permutation], &plain),
+        ("Sum", vec![sum, five], &plain),
+        ("Any", vec![f23, int_sum], &plain),
         // Ops without a string kernel refuse STRING before any other check.
         ("AddV2", vec![words, words], &plain),
         ("Neg", vec![words], &plain),
@@ -390,8 +399,8 @@ fn build_refuses_what_a_synchronous_session_refuses_with_the_same_error() {
     assert!(got.iter().all(|e| e.to_string().contains(':')), "{got:?}");
     assert_eq!(
         a.session.executor().unwrap().queued(),
-        2,
-        "only the two valid ops were queued"
+        3,
+        "only the three valid ops were queued"
     );
     a.close();
     sync.close();
@@ -429,9 +438,14 @@ fn pending_outputs_know_their_dtype_and_shape_before_their_ops_run() {
         .execute_single(op("Reshape"), &[i23, shape6], None)
         .unwrap();
     let tanh = s.execute_single(op("Tanh"), &[reshaped], None).unwrap();
-    // A reduction has no inference: its shape is known once it ran.
+    // A reduction over a ready axis is known at build; over a pending axis,
+    // once it ran.
     let axis = tensor(&s, &[], &[0i32]);
     let summed = s.execute_single(op("Sum"), &[f23, axis], None).unwrap();
+    let pending_axis = s.execute_single(op("Abs"), &[axis], None).unwrap();
+    let summed_later = s
+        .execute_single(op("Sum"), &[f23, pending_axis], None)
+        .unwrap();
     for (h, want) in [
         (sum, (Float, vec![2, 3])),
         (product, (Float, vec![2, 2])),
@@ -439,11 +453,12 @@ fn pending_outputs_know_their_dtype_and_shape_before_their_ops_run() {
         (cast, (Int32, vec![2, 3])),
         (reshaped, (Int32, vec![3, 2])),
         (tanh, (Int32, vec![3, 2])),
+        (summed, (Float, vec![3])),
     ] {
         assert_eq!(describe_soon(&s, h), Some(want));
     }
     a.start();
-    assert_eq!(s.describe(summed, false).unwrap().1.to_vec(), vec![3]);
+    assert_eq!(s.describe(summed_later, false).unwrap().1.to_vec(), vec![3]);
     // Waiting for the value meets the error the op fails with when it runs.
     assert!(
         matches!(s.describe(tanh, true), Err(Error::InvalidArgument(m)) if m.starts_with("Tanh"))
@@ -473,6 +488,7 @@ fn inference_agrees_with_every_kernel_on_every_small_input() {
         tensor(&s, &[], &[2.5f64]),
         tensor(&s, &[2, 3], &[true; 6]),
         tensor(&s, &[2, 2, 3], &[1f32; 12]),
+        tensor(&s, &[], &[-1i32]),
     ];
     let mut attr_sets = vec![Attrs::new()];
     for (name, v) in [
@@ -481,6 +497,7 @@ fn inference_agrees_with_every_kernel_on_every_small_input() {
         ("adj_x", eagerflow::AttrValue::Bool(true)),
         ("squeeze_dims", eagerflow::AttrValue::Ints(vec![-1])),
         ("data_format", eagerflow::AttrValue::Str("NCHW".into())),
+        ("keep_dims", eagerflow::AttrValue::Bool(true)),
         (
             "incompatible_shape_error",
             eagerflow::AttrValue::Bool(false),

@@ -17,9 +17,11 @@
 //! `Cast`, `MatMul`, `BatchMatMulV2` (`BatchMatMul`, `BatchMatMulV3`),
 //! `Squeeze`, and `Reshape`, `ExpandDims`, `Transpose` (shapes checked at
 //! once, values when the argument is ready), `SelectV2`, `ClipByValue`,
-//! `Softmax`, `LogSoftmax` and `BiasAdd`. Not covered yet (known when they
-//! run): the other shape ops, the cross-entropy ops, reductions, and ops
-//! given list inputs.
+//! `Softmax`, `LogSoftmax`, `BiasAdd`, and the reductions `Sum`, `Prod`,
+//! `Max`, `Min`, `Mean`, `All`, `Any` (axis shape at once, its values when
+//! ready). Not covered yet (known when they run): `ArgMax`, `ArgMin`,
+//! `Cumsum`, the other shape ops, the cross-entropy ops, and ops given list
+//! inputs.
 //!
 //! One file per op family; an op is looked up by name once, when the
 //! registry is built.
@@ -27,6 +29,7 @@
 mod elementwise;
 mod linalg;
 mod nn;
+mod reduce;
 mod shape;
 mod ternary;
 
@@ -150,6 +153,7 @@ pub(super) fn for_op(op: &str) -> Option<InferFn> {
         .or_else(|| shape::for_op(op))
         .or_else(|| ternary::for_op(op))
         .or_else(|| nn::for_op(op))
+        .or_else(|| reduce::for_op(op))
 }
 
 /// Runs `f` on `inputs` for op `def`.
