@@ -378,10 +378,31 @@ fn bad_builds(s: &Session) -> Vec<Error> {
         ("AddV2", vec![words, words], &plain),
         ("Neg", vec![words], &plain),
     ];
-    cases
+    let mut pack_5 = Attrs::new();
+    pack_5.set("axis", eagerflow::AttrValue::Int(5));
+    // Ops of one list argument.
+    let list_cases: Vec<(&str, Vec<u64>, &Attrs)> = vec![
+        ("AddN", vec![], &plain),
+        ("AddN", vec![f23, i23], &plain),
+        ("AddN", vec![f23, f32_], &plain),
+        ("AddN", vec![b2, b2], &plain),
+        ("AddN", vec![sum, f3], &plain),
+        ("Pack", vec![], &plain),
+        ("Pack", vec![f23, i23], &plain),
+        ("Pack", vec![f23, f3], &plain),
+        ("Pack", vec![f23, f23], &pack_5),
+        ("Pack", vec![sum, f32_], &plain),
+    ];
+    let singles = cases
         .into_iter()
-        .map(|(name, inputs, attrs)| {
-            s.execute(op(name), &inputs, None, attrs)
+        .map(|(name, inputs, attrs)| (name, inputs, None, attrs));
+    let lists = list_cases.into_iter().map(|(name, inputs, attrs)| {
+        (name, inputs.clone(), Some(vec![inputs.len() as i32]), attrs)
+    });
+    singles
+        .chain(lists)
+        .map(|(name, inputs, lens, attrs)| {
+            s.execute(op(name), &inputs, lens.as_deref(), attrs)
                 .err()
                 .unwrap_or_else(|| panic!("{name} {inputs:?} was accepted"))
         })
@@ -518,20 +539,27 @@ fn inference_agrees_with_every_kernel_on_every_small_input() {
         let index = r.lookup(name).unwrap();
         let def = r.def(index).unwrap();
         let n = def.inputs.len();
-        if n == 0 || n > 3 || def.inputs.iter().any(|a| a.ends_with("[]")) {
+        // An op of one list argument gets lists of 1 to 3 tensors.
+        let list = n == 1 && def.inputs[0].ends_with("[]");
+        if n == 0 || n > 3 || (!list && def.inputs.iter().any(|a| a.ends_with("[]"))) {
             continue;
         }
+        let lens_of = |k: usize| list.then(|| vec![k as i32]);
         for attrs in &attr_sets {
-            if r.check(index, n, None, attrs).is_err() {
+            if r.check(index, n, lens_of(n).as_deref(), attrs).is_err() {
                 continue;
             }
-            // Every n-tuple of the pool.
-            let tuples = (0..n).fold(vec![vec![]], |acc: Vec<Vec<u64>>, _| {
-                acc.iter()
-                    .flat_map(|t| pool.iter().map(move |&h| [t.as_slice(), &[h]].concat()))
-                    .collect()
-            });
-            for handles in tuples {
+            // Every k-tuple of the pool.
+            let tuples_of = |k| {
+                (0..k).fold(vec![vec![]], |acc: Vec<Vec<u64>>, _| {
+                    acc.iter()
+                        .flat_map(|t| pool.iter().map(move |&h| [t.as_slice(), &[h]].concat()))
+                        .collect()
+                })
+            };
+            let sizes = if list { 1..=3 } else { n..=n };
+            for handles in sizes.flat_map(tuples_of) {
+                let lens = lens_of(handles.len());
                 {
                     let tensors: Vec<_> = handles.iter().map(|&h| s.tensor(h).unwrap()).collect();
                     // As an asynchronous build sees them: pending, or ready.
@@ -554,8 +582,8 @@ fn inference_agrees_with_every_kernel_on_every_small_input() {
                                 }
                             })
                             .collect();
-                        let inferred = r.infer(index, &inputs, None, attrs, s.account());
-                        let run = s.execute(index, &handles, None, attrs);
+                        let inferred = r.infer(index, &inputs, lens.as_deref(), attrs, s.account());
+                        let run = s.execute(index, &handles, lens.as_deref(), attrs);
                         checked += 1;
                         match (&inferred, &run) {
                             (Err(e), Err(f)) => {

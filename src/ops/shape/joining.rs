@@ -13,21 +13,63 @@ use crate::with_dtype;
 
 /// The first tensor of a non-empty list whose tensors share one dtype.
 fn list_head(values: &[Arc<Tensor>]) -> Result<&Tensor> {
-    let Some(first) = values.first() else {
+    list_dtype(values.iter().map(|v| Some(v.dtype())))?;
+    values
+        .first()
+        .map(|t| &**t)
+        .ok_or_else(|| internal("an empty list passed the check"))
+}
+
+// The list checks of `ConcatV2` and `Pack`, shared with build-time inference.
+
+/// The dtype of a list whose items have `dtypes` (`None` for an unknown
+/// one): an error if it is empty or two dtypes differ; `Ok(None)` if an
+/// unknown dtype comes before either is decided.
+pub(in crate::ops) fn list_dtype(
+    mut dtypes: impl Iterator<Item = Option<DataType>>,
+) -> Result<Option<DataType>> {
+    let Some(first) = dtypes.next() else {
         bail!("values must hold at least one tensor");
     };
-    if let Some((i, v)) = values
-        .iter()
-        .enumerate()
-        .find(|(_, v)| v.dtype() != first.dtype())
-    {
-        bail!(
-            "values[{i}] has dtype {} but values[0] has dtype {}",
-            v.dtype(),
-            first.dtype()
-        );
+    let Some(first) = first else {
+        return Ok(None);
+    };
+    for (i, d) in dtypes.enumerate() {
+        match d {
+            None => return Ok(None),
+            Some(d) if d != first => {
+                bail!(
+                    "values[{}] has dtype {d} but values[0] has dtype {first}",
+                    i + 1
+                )
+            }
+            Some(_) => {}
+        }
     }
-    Ok(first)
+    Ok(Some(first))
+}
+
+/// Checks that `values[i]`, of shape `s`, has `Pack`'s common shape `first`.
+pub(in crate::ops) fn pack_same_shape(i: usize, first: &[usize], s: &[usize]) -> Result<()> {
+    if s != first {
+        bail!("values[{i}] has shape {s:?} but values[0] has shape {first:?}; all must match");
+    }
+    Ok(())
+}
+
+/// The axis (attribute `axis`) and output shape of `Pack` of `n` tensors
+/// of shape `first`.
+pub(in crate::ops) fn packed_shape(
+    first: &[usize],
+    n: usize,
+    attrs: &crate::ops::Attrs,
+) -> Result<(usize, Vec<usize>)> {
+    let rank = first.len();
+    check_rank(rank + 1, "the output")?;
+    let axis = normalize_axis(attrs.int("axis", 0)?, rank + 1, "axis")?;
+    let mut out_shape = first.to_vec();
+    out_shape.insert(axis, n);
+    Ok((axis, out_shape))
 }
 
 pub(super) fn concat(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -108,19 +150,9 @@ pub(super) fn pack(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let values = ctx.list(0);
     let first = list_head(values)?;
     for (i, v) in values.iter().enumerate() {
-        if v.shape() != first.shape() {
-            bail!(
-                "values[{i}] has shape {:?} but values[0] has shape {:?}; all must match",
-                v.shape(),
-                first.shape()
-            );
-        }
+        pack_same_shape(i, first.shape(), v.shape())?;
     }
-    let rank = first.rank();
-    check_rank(rank + 1, "the output")?;
-    let axis = normalize_axis(ctx.attrs.int("axis", 0)?, rank + 1, "axis")?;
-    let mut out_shape = first.shape().to_vec();
-    out_shape.insert(axis, values.len());
+    let (axis, out_shape) = packed_shape(first.shape(), values.len(), ctx.attrs)?;
     let outer = tensor::num_elements(&first.shape()[..axis])?;
     let block = tensor::num_elements(&first.shape()[axis..])?;
     let blocks = vec![block; values.len()];

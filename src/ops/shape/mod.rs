@@ -28,10 +28,11 @@ use crate::tensor::{self, Tensor};
 
 use fills::{constant, fill, ones_like, range, zeros_like};
 use joining::{broadcast_to, concat, pack, tile};
+/// `Reshape`'s output shape, for build-time inference.
+pub(super) use joining::{list_dtype, pack_same_shape, packed_shape};
 use one_hot::one_hot;
 use selection::{gather, slice, split, strided_slice, unpack};
 use transpose::transpose;
-/// `Reshape`'s output shape, for build-time inference.
 pub(super) use transpose::{check_perm_shape, permutation};
 pub(super) use views::{check_expand_axis, expanded, reshaped, squeezed};
 use views::{expand_dims, identity, rank, reshape, shape, size, squeeze};
