@@ -393,6 +393,19 @@ fn bad_builds(s: &Session) -> Vec<Error> {
         ("Pack", vec![f23, f23], &pack_5),
         ("Pack", vec![sum, f32_], &plain),
     ];
+    // ConcatV2: a list, then its axis.
+    let zero = tensor(s, &[], &[0i32]);
+    let concat_cases: Vec<Vec<u64>> = vec![
+        vec![f23, i23, zero],
+        vec![f23, f3, zero],
+        vec![f23, f23, five],
+        vec![f23, f23, axes],
+        vec![sum, f32_, zero],
+    ];
+    let concats = concat_cases.into_iter().map(|inputs| {
+        let lens = vec![inputs.len() as i32 - 1, -1];
+        ("ConcatV2", inputs, Some(lens), &plain)
+    });
     let singles = cases
         .into_iter()
         .map(|(name, inputs, attrs)| (name, inputs, None, attrs));
@@ -401,6 +414,7 @@ fn bad_builds(s: &Session) -> Vec<Error> {
     });
     singles
         .chain(lists)
+        .chain(concats)
         .map(|(name, inputs, lens, attrs)| {
             s.execute(op(name), &inputs, lens.as_deref(), attrs)
                 .err()

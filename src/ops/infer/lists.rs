@@ -1,19 +1,22 @@
 //! Ops given a list argument: `AddN` (dtypes and shapes of the list, in the
-//! kernel's order) and `Pack` (one dtype, one shape, the `axis`
-//! attribute). `ConcatV2`, whose axis is a tensor read first, and
-//! `StringJoin` are known when they run.
+//! kernel's order), `Pack` (one dtype, one shape, the `axis` attribute) and
+//! `ConcatV2` (one dtype, a scalar axis; its value, when ready, then the
+//! shapes). `StringJoin` is known when it runs.
 
 use super::{InferCtx, InferFn, Meta};
 use crate::dtype::DataType;
 use crate::error::Result;
 use crate::ops::math::add_n::{add_n_head, add_n_same_dtype, add_n_same_shape};
-use crate::ops::shape::{list_dtype, pack_same_shape, packed_shape};
+use crate::ops::shape::{
+    check_scalar, concat_shape, int_scalar_of, list_dtype, pack_same_shape, packed_shape,
+};
 use crate::ops::unsupported_dtype;
 
 pub(super) fn for_op(op: &str) -> Option<InferFn> {
     match op {
         "AddN" => Some(add_n),
         "Pack" => Some(pack),
+        "ConcatV2" => Some(concat),
         _ => None,
     }
 }
@@ -55,4 +58,24 @@ fn pack(ctx: &InferCtx<'_>) -> Result<Meta> {
     }
     let (_, out) = packed_shape(first, values.len(), ctx.attrs)?;
     Ok(Meta::new(Some(dtype), Some(out)))
+}
+
+fn concat(ctx: &InferCtx<'_>) -> Result<Meta> {
+    let values = ctx.list(0);
+    let Some(dtype) = list_dtype(values.iter().map(|v| v.dtype()))? else {
+        return Ok(Meta::UNKNOWN);
+    };
+    let unknown = Meta::new(Some(dtype), None);
+    let Some((name, axis)) = ctx.named_shape(1) else {
+        return Ok(unknown);
+    };
+    check_scalar(name, axis)?;
+    let Some(axis_t) = ctx.input(1).value() else {
+        return Ok(unknown);
+    };
+    let axis = int_scalar_of(ctx.account, axis_t, name)?;
+    match concat_shape(values.iter().map(|v| v.shape()), axis)? {
+        Some((_, out)) => Ok(Meta::new(Some(dtype), Some(out))),
+        None => Ok(unknown),
+    }
 }

@@ -19,9 +19,9 @@
 //! once, values when the argument is ready), `SelectV2`, `ClipByValue`,
 //! `Softmax`, `LogSoftmax`, `BiasAdd`, the reductions `Sum`, `Prod`, `Max`,
 //! `Min`, `Mean`, `All`, `Any` (axis shape at once, its values when ready),
-//! and the list ops `AddN` and `Pack` (the registry lays list arguments out
-//! as for kernels: [`InferCtx::list`]). Not covered yet (known when they
-//! run): `ConcatV2`, `ArgMax`, `ArgMin`, `Cumsum`, the other shape ops
+//! and the list ops `AddN`, `Pack` and `ConcatV2` (the registry lays list
+//! arguments out as for kernels: [`InferCtx::list`]). Not covered yet (known
+//! when they run): `ArgMax`, `ArgMin`, `Cumsum`, the other shape ops
 //! (`Slice`, `StridedSlice`, `Tile`, `Fill`, ...), the cross-entropy ops,
 //! and the string ops.
 //!

@@ -49,6 +49,46 @@ pub(in crate::ops) fn list_dtype(
     Ok(Some(first))
 }
 
+/// The axis and output shape of `ConcatV2` of tensors of `shapes` (`None`
+/// for an unknown one) along `axis`; `Ok(None)` if an unknown shape comes
+/// before the result is decided.
+pub(in crate::ops) fn concat_shape<'s>(
+    mut shapes: impl Iterator<Item = Option<&'s [usize]>>,
+    axis: i64,
+) -> Result<Option<(usize, Vec<usize>)>> {
+    let Some(first) = shapes.next().flatten() else {
+        return Ok(None);
+    };
+    let rank = first.len();
+    if rank == 0 {
+        bail!("cannot concatenate scalars (values[0] has shape []); use Pack");
+    }
+    let axis = normalize_axis(axis, rank, "axis")?;
+    let mut out_shape = first.to_vec();
+    for (i, v) in std::iter::once(Some(first)).chain(shapes).enumerate() {
+        let Some(v) = v else {
+            return Ok(None);
+        };
+        let matches = v.len() == rank
+            && v.iter()
+                .zip(first)
+                .enumerate()
+                .all(|(d, (a, b))| d == axis || a == b);
+        if !matches {
+            bail!(
+                "values[{i}] has shape {v:?}, which does not match values[0]'s shape {first:?} \
+                 outside dimension {axis}"
+            );
+        }
+        if i > 0 {
+            out_shape[axis] = out_shape[axis]
+                .checked_add(v[axis])
+                .ok_or_else(|| internal("concatenated size overflow"))?;
+        }
+    }
+    Ok(Some((axis, out_shape)))
+}
+
 /// Checks that `values[i]`, of shape `s`, has `Pack`'s common shape `first`.
 pub(in crate::ops) fn pack_same_shape(i: usize, first: &[usize], s: &[usize]) -> Result<()> {
     if s != first {
@@ -76,32 +116,8 @@ pub(super) fn concat(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let values = ctx.list(0);
     let first = list_head(values)?;
     let axis = int_scalar(ctx, 1)?;
-    let rank = first.rank();
-    if rank == 0 {
-        bail!("cannot concatenate scalars (values[0] has shape []); use Pack");
-    }
-    let axis = normalize_axis(axis, rank, "axis")?;
-    let mut out_shape = first.shape().to_vec();
-    out_shape[axis] = 0;
-    for (i, v) in values.iter().enumerate() {
-        let matches = v.rank() == rank
-            && v.shape()
-                .iter()
-                .zip(first.shape())
-                .enumerate()
-                .all(|(d, (a, b))| d == axis || a == b);
-        if !matches {
-            bail!(
-                "values[{i}] has shape {:?}, which does not match values[0]'s shape {:?} \
-                 outside dimension {axis}",
-                v.shape(),
-                first.shape()
-            );
-        }
-        out_shape[axis] = out_shape[axis]
-            .checked_add(v.shape()[axis])
-            .ok_or_else(|| internal("concatenated size overflow"))?;
-    }
+    let (axis, out_shape) = concat_shape(values.iter().map(|v| Some(v.shape())), axis)?
+        .ok_or_else(|| internal("a shape of the list is unknown"))?;
     if values.len() == 1 {
         return Ok(smallvec::smallvec![first.clone()]);
     }
