@@ -224,50 +224,70 @@ pub(super) fn mat_mul_dims(
 fn batch_mat_mul(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (x, y) = (ctx.input(0), ctx.input(1));
     for i in 0..2 {
-        let t = ctx.input(i);
-        if t.rank() < 2 {
-            return Err(Error::invalid(format!(
-                "input '{}' must have rank >= 2 but has shape {:?}",
-                ctx.arg_name(i),
-                t.shape()
-            )));
-        }
+        check_batch_operand(ctx.arg_name(i), ctx.input(i).shape())?;
     }
     let dtype = ctx.same_dtype(0, 1)?;
-    let adj_x = ctx.attrs.bool("adj_x", false)?;
-    let adj_y = ctx.attrs.bool("adj_y", false)?;
-    let (m, k) = op_dims(x.shape(), adj_x);
-    let (k2, n) = op_dims(y.shape(), adj_y);
-    if k != k2 {
-        return Err(Error::invalid(format!(
-            "inner dimensions differ: 'x' has shape {:?}{} and 'y' has shape {:?}{} ({k} vs {k2})",
-            x.shape(),
-            if adj_x { " (adjoint)" } else { "" },
-            y.shape(),
-            if adj_y { " (adjoint)" } else { "" },
-        )));
-    }
-    let (xb, yb) = (&x.shape()[..x.rank() - 2], &y.shape()[..y.rank() - 2]);
-    let batch = broadcast_shapes(xb, yb).ok_or_else(|| {
-        Error::invalid(format!(
-            "batch dimensions do not broadcast: 'x' has shape {:?} and 'y' has shape {:?}",
-            x.shape(),
-            y.shape()
-        ))
-    })?;
-    let out = dispatch(ctx, dtype, x, adj_x, y, adj_y, &batch, (m, k, n))?;
+    let (adj_x, adj_y) = adjoints(ctx.attrs)?;
+    let (batch, mkn) = batch_mat_mul_dims(x.shape(), adj_x, y.shape(), adj_y)?;
+    let out = dispatch(ctx, dtype, x, adj_x, y, adj_y, &batch, mkn)?;
     Ok(smallvec::smallvec![out])
 }
 
-fn batch_mat_mul_v3(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
-    if let Some(out) = ctx.attrs.dtype("Tout")? {
-        let d = ctx.input(0).dtype();
-        if out != d {
-            return Err(Error::invalid(format!(
-                "attribute 'Tout' is {out} but only the inputs' dtype {d} is supported"
-            )));
-        }
+// `BatchMatMulV2`'s checks, shared with build-time inference (`infer`).
+
+/// Checks that the input named `arg` is a batch of matrices (rank >= 2).
+pub(super) fn check_batch_operand(arg: &str, shape: &[usize]) -> Result<()> {
+    if shape.len() < 2 {
+        return Err(Error::invalid(format!(
+            "input '{arg}' must have rank >= 2 but has shape {shape:?}"
+        )));
     }
+    Ok(())
+}
+
+/// `BatchMatMulV2`'s `adj_x` and `adj_y`.
+pub(super) fn adjoints(attrs: &crate::ops::Attrs) -> Result<(bool, bool)> {
+    Ok((attrs.bool("adj_x", false)?, attrs.bool("adj_y", false)?))
+}
+
+/// The broadcast batch dimensions and `(m, k, n)` of `x · y` (each of rank
+/// >= 2, adjoint as told), or the error naming both shapes.
+pub(super) fn batch_mat_mul_dims(
+    x: &[usize],
+    adj_x: bool,
+    y: &[usize],
+    adj_y: bool,
+) -> Result<(Vec<usize>, (usize, usize, usize))> {
+    let (m, k) = op_dims(x, adj_x);
+    let (k2, n) = op_dims(y, adj_y);
+    if k != k2 {
+        return Err(Error::invalid(format!(
+            "inner dimensions differ: 'x' has shape {x:?}{} and 'y' has shape {y:?}{} ({k} vs {k2})",
+            if adj_x { " (adjoint)" } else { "" },
+            if adj_y { " (adjoint)" } else { "" },
+        )));
+    }
+    let (xb, yb) = (&x[..x.len() - 2], &y[..y.len() - 2]);
+    let batch = broadcast_shapes(xb, yb).ok_or_else(|| {
+        Error::invalid(format!(
+            "batch dimensions do not broadcast: 'x' has shape {x:?} and 'y' has shape {y:?}"
+        ))
+    })?;
+    Ok((batch, (m, k, n)))
+}
+
+/// `BatchMatMulV3`'s check that `Tout` (if set) is the dtype `d` of input 'x'.
+pub(super) fn check_tout(attrs: &crate::ops::Attrs, d: DataType) -> Result<()> {
+    match attrs.dtype("Tout")? {
+        Some(out) if out != d => Err(Error::invalid(format!(
+            "attribute 'Tout' is {out} but only the inputs' dtype {d} is supported"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn batch_mat_mul_v3(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
+    check_tout(ctx.attrs, ctx.input(0).dtype())?;
     batch_mat_mul(ctx)
 }
 

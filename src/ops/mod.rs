@@ -212,9 +212,10 @@ impl Registry {
     }
 
     /// What op `index` will output given what is known of its `inputs`
-    /// (see [`infer`]), or the error its kernel would give for them. Call
-    /// after [`check`](Self::check). Ops given list arguments, and ops
-    /// without an inference function, output something [`Meta::UNKNOWN`].
+    /// (see [`infer`]), laid out as `list_lens` says (as for [`run`](Self::run)),
+    /// or the error its kernel would give for them. Call after
+    /// [`check`](Self::check). Ops without an inference function output
+    /// something [`Meta::UNKNOWN`].
     pub fn infer(
         &self,
         index: usize,
@@ -224,20 +225,24 @@ impl Registry {
         account: &Arc<MemoryAccount>,
     ) -> Result<Meta> {
         let def = self.def(index)?;
-        let singles = list_lens.is_none_or(|l| l.iter().all(|&n| n == -1));
-        // What `run` refuses before any kernel check (lists are left to the run).
-        if singles && !self.takes_strings.get(index).copied().unwrap_or(false) {
-            let string_arg = (0..def.inputs.len().min(inputs.len()))
-                .find(|&i| inputs[i].dtype() == Some(DataType::String));
+        let ranges = arg_ranges(def, inputs.len(), list_lens).map_err(|e| e.in_op(def.name))?;
+        // What `run` refuses before any kernel check.
+        if !self.takes_strings.get(index).copied().unwrap_or(false) {
+            let string_arg = (0..def.inputs.len()).find(|&i| {
+                ranges
+                    .slice(inputs, i)
+                    .iter()
+                    .any(|x| x.dtype() == Some(DataType::String))
+            });
             if let Some(i) = string_arg {
                 return Err(strings_refused(arg_name(def.inputs[i])).in_op(def.name));
             }
         }
         match self.infer.get(index).copied().flatten() {
-            Some(f) if singles => {
-                infer::run(f, def, inputs, attrs, account).map_err(|e| e.in_op(def.name))
+            Some(f) => {
+                infer::run(f, def, inputs, ranges, attrs, account).map_err(|e| e.in_op(def.name))
             }
-            _ => Ok(Meta::UNKNOWN),
+            None => Ok(Meta::UNKNOWN),
         }
     }
 
@@ -347,6 +352,20 @@ enum Ranges {
     Explicit(Vec<(usize, usize)>),
 }
 
+impl Ranges {
+    /// The items of argument `i` (tensors, or what is known of them).
+    #[inline]
+    fn slice<'s, T>(&self, items: &'s [T], i: usize) -> &'s [T] {
+        match self {
+            Ranges::Singles => items.get(i..i + 1).unwrap_or(&[]),
+            Ranges::Explicit(r) => r
+                .get(i)
+                .and_then(|&(s, n)| items.get(s..s + n))
+                .unwrap_or(&[]),
+        }
+    }
+}
+
 fn arg_ranges(def: &OpDef, n_inputs: usize, list_lens: Option<&[i32]>) -> Result<Ranges> {
     let expected = def.inputs.len();
     let describe = || def.inputs.join(", ");
@@ -429,13 +448,7 @@ impl<'a> OpContext<'a> {
 
     /// The tensors of argument `i`.
     pub fn list(&self, i: usize) -> &'a [Arc<Tensor>] {
-        match &self.ranges {
-            Ranges::Singles => self.inputs.get(i..i + 1).unwrap_or(&[]),
-            Ranges::Explicit(r) => r
-                .get(i)
-                .and_then(|&(s, n)| self.inputs.get(s..s + n))
-                .unwrap_or(&[]),
-        }
+        self.ranges.slice(self.inputs, i)
     }
 
     /// The single tensor of argument `i` (the registry has checked arity).

@@ -186,17 +186,26 @@ fn log_softmax(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
 
 fn softmax_op(ctx: &OpContext<'_>, log: bool) -> Result<KernelOutputs> {
     let x = ctx.input(0);
-    if x.rank() == 0 {
-        return Err(Error::invalid(format!(
-            "'logits' must have rank >= 1 but has shape {:?}",
-            x.shape()
-        )));
-    }
-    let out = match ctx.expect_dtype(0, &[DataType::Float, DataType::Double])? {
+    check_logits(x.shape())?;
+    let out = match ctx.expect_dtype(0, FLOATS)? {
         DataType::Float => softmax_typed::<f32>(ctx, x, log)?,
         _ => softmax_typed::<f64>(ctx, x, log)?,
     };
     Ok(smallvec::smallvec![out])
+}
+
+/// The dtypes `Softmax` and `LogSoftmax` take.
+pub(super) const FLOATS: &[DataType] = &[DataType::Float, DataType::Double];
+
+/// `Softmax`'s and `LogSoftmax`'s check that 'logits' (of shape `shape`)
+/// has rank >= 1; shared with build-time inference.
+pub(super) fn check_logits(shape: &[usize]) -> Result<()> {
+    if shape.is_empty() {
+        return Err(Error::invalid(format!(
+            "'logits' must have rank >= 1 but has shape {shape:?}"
+        )));
+    }
+    Ok(())
 }
 
 /// Writes the softmax (or log-softmax) of `row` into `out` and returns the
@@ -247,21 +256,25 @@ fn softmax_typed<T: Float>(ctx: &OpContext<'_>, x: &Tensor, log: bool) -> Result
 // ---------------------------------------------------------------------------
 // BiasAdd.
 
-fn bias_add(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
-    let (value, bias) = (ctx.input(0), ctx.input(1));
-    let shape = value.shape();
-    if value.rank() < 2 {
+/// `BiasAdd`'s shape checks on 'value' (of shape `shape`) and 'bias' (of
+/// shape `bias`): the channel axis and its size. Shared with build-time
+/// inference.
+pub(super) fn bias_channel(
+    shape: &[usize],
+    bias: &[usize],
+    attrs: &super::Attrs,
+) -> Result<(usize, usize)> {
+    if shape.len() < 2 {
         return Err(Error::invalid(format!(
             "'value' must have rank >= 2 but has shape {shape:?}"
         )));
     }
-    if bias.rank() != 1 {
+    if bias.len() != 1 {
         return Err(Error::invalid(format!(
-            "'bias' must be a vector but has shape {:?}",
-            bias.shape()
+            "'bias' must be a vector but has shape {bias:?}"
         )));
     }
-    let channel = match ctx.attrs.string("data_format")? {
+    let channel = match attrs.string("data_format")? {
         None | Some("NHWC") => shape.len() - 1,
         Some("NCHW") => 1,
         Some(other) => {
@@ -271,12 +284,18 @@ fn bias_add(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         }
     };
     let c = shape[channel];
-    if bias.num_elements() != c {
+    if bias[0] != c {
         return Err(Error::invalid(format!(
-            "'bias' has shape {:?} but must match dimension {channel} of 'value', which has shape {shape:?}",
-            bias.shape()
+            "'bias' has shape {bias:?} but must match dimension {channel} of 'value', which has shape {shape:?}"
         )));
     }
+    Ok((channel, c))
+}
+
+fn bias_add(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
+    let (value, bias) = (ctx.input(0), ctx.input(1));
+    let shape = value.shape();
+    let (channel, c) = bias_channel(shape, bias.shape(), ctx.attrs)?;
     let dtype = ctx.same_dtype(0, 1)?;
     // With no elements the other dimensions may be huge: their product is
     // only meaningful (and only free of overflow) for a non-empty value.

@@ -308,7 +308,18 @@ fn bad_builds(s: &Session) -> Vec<Error> {
     // Pending in an asynchronous session whose executor has not started.
     let sum = s.execute_single(op("AddV2"), &[f23, f23], None).unwrap();
     let product = s.execute(op("MatMul"), &[f23, f32_], None, &plain).unwrap()[0];
+    let int_sum = s.execute_single(op("AddV2"), &[i23, i23], None).unwrap();
     let words = strings(s, &["a", "b"]);
+    let f223 = tensor(s, &[2, 2, 3], &[1f32; 12]);
+    let f332 = tensor(s, &[3, 3, 2], &[1f32; 18]);
+    let mut adjoint = Attrs::new();
+    adjoint.set("adj_y", eagerflow::AttrValue::Bool(true));
+    let not_a_permutation = tensor(s, &[2], &[0i32, 0]);
+    let five = tensor(s, &[], &[5i32]);
+    let axes = tensor(s, &[2], &[0i32, 1]);
+    let bools = tensor(s, &[2, 3], &[true; 6]);
+    let mut squeeze_0 = Attrs::new();
+    squeeze_0.set("squeeze_dims", eagerflow::AttrValue::Ints(vec![0]));
     let cases: Vec<(&str, Vec<u64>, &Attrs)> = vec![
         ("AddV2", vec![f23, i23], &plain),
         ("Mul", vec![f23, f32_], &plain),
@@ -327,14 +338,85 @@ fn bad_builds(s: &Session) -> Vec<Error> {
         ("MatMul", vec![product, f32_], &plain),
         ("Reshape", vec![sum, four], &plain),
         ("Cast", vec![f23], &plain),
+        ("BatchMatMulV2", vec![f3, f23], &plain),
+        ("BatchMatMulV2", vec![f23, i23], &plain),
+        ("BatchMatMul", vec![f23, f23], &plain),
+        ("BatchMatMulV2", vec![f223, f332], &plain),
+        ("BatchMatMulV2", vec![f223, f32_], &adjoint),
+        ("BatchMatMulV2", vec![sum, sum], &plain),
+        ("Transpose", vec![f23, four], &plain),
+        ("Transpose", vec![f23, not_a_permutation], &plain),
+        ("Transpose", vec![sum, not_a_permutation], &plain),
+        ("Transpose", vec![f23, i23], &plain),
+        ("ExpandDims", vec![f23, five], &plain),
+        ("ExpandDims", vec![sum, axes], &plain),
+        ("Squeeze", vec![f23], &squeeze_0),
+        ("Squeeze", vec![sum], &squeeze_0),
+        ("SelectV2", vec![f23, f23, f23], &plain),
+        ("SelectV2", vec![b2, f23, i23], &plain),
+        ("SelectV2", vec![b2, f23, f23], &plain),
+        ("SelectV2", vec![b2, sum, sum], &plain),
+        ("ClipByValue", vec![f23, i23, f23], &plain),
+        ("ClipByValue", vec![f23, f32_, f3], &plain),
+        ("ClipByValue", vec![sum, f3, f32_], &plain),
+        ("ClipByValue", vec![bools, bools, bools], &plain),
+        ("Softmax", vec![five], &plain),
+        ("LogSoftmax", vec![i23], &plain),
+        ("BiasAdd", vec![f3, f3], &plain),
+        ("BiasAdd", vec![f23, f23], &plain),
+        ("BiasAdd", vec![f32_, f3], &plain),
+        ("BiasAdd", vec![product, f3], &plain),
+        ("Sum", vec![f23, five], &plain),
+        ("Prod", vec![f23, i23], &plain),
+        ("All", vec![f23, axes], &plain),
+        ("Max", vec![b2, five], &plain),
+        ("Min", vec![bools, axes], &plain),
+        ("Mean", vec![f23, not_a_permutation], &plain),
+        ("Sum", vec![sum, five], &plain),
+        ("Any", vec![f23, int_sum], &plain),
         // Ops without a string kernel refuse STRING before any other check.
         ("AddV2", vec![words, words], &plain),
         ("Neg", vec![words], &plain),
     ];
-    cases
+    let mut pack_5 = Attrs::new();
+    pack_5.set("axis", eagerflow::AttrValue::Int(5));
+    // Ops of one list argument.
+    let list_cases: Vec<(&str, Vec<u64>, &Attrs)> = vec![
+        ("AddN", vec![], &plain),
+        ("AddN", vec![f23, i23], &plain),
+        ("AddN", vec![f23, f32_], &plain),
+        ("AddN", vec![b2, b2], &plain),
+        ("AddN", vec![sum, f3], &plain),
+        ("Pack", vec![], &plain),
+        ("Pack", vec![f23, i23], &plain),
+        ("Pack", vec![f23, f3], &plain),
+        ("Pack", vec![f23, f23], &pack_5),
+        ("Pack", vec![sum, f32_], &plain),
+    ];
+    // ConcatV2: a list, then its axis.
+    let zero = tensor(s, &[], &[0i32]);
+    let concat_cases: Vec<Vec<u64>> = vec![
+        vec![f23, i23, zero],
+        vec![f23, f3, zero],
+        vec![f23, f23, five],
+        vec![f23, f23, axes],
+        vec![sum, f32_, zero],
+    ];
+    let concats = concat_cases.into_iter().map(|inputs| {
+        let lens = vec![inputs.len() as i32 - 1, -1];
+        ("ConcatV2", inputs, Some(lens), &plain)
+    });
+    let singles = cases
         .into_iter()
-        .map(|(name, inputs, attrs)| {
-            s.execute(op(name), &inputs, None, attrs)
+        .map(|(name, inputs, attrs)| (name, inputs, None, attrs));
+    let lists = list_cases.into_iter().map(|(name, inputs, attrs)| {
+        (name, inputs.clone(), Some(vec![inputs.len() as i32]), attrs)
+    });
+    singles
+        .chain(lists)
+        .chain(concats)
+        .map(|(name, inputs, lens, attrs)| {
+            s.execute(op(name), &inputs, lens.as_deref(), attrs)
                 .err()
                 .unwrap_or_else(|| panic!("{name} {inputs:?} was accepted"))
         })
@@ -352,8 +434,8 @@ fn build_refuses_what_a_synchronous_session_refuses_with_the_same_error() {
     assert!(got.iter().all(|e| e.to_string().contains(':')), "{got:?}");
     assert_eq!(
         a.session.executor().unwrap().queued(),
-        2,
-        "only the two valid ops were queued"
+        3,
+        "only the three valid ops were queued"
     );
     a.close();
     sync.close();
@@ -391,9 +473,14 @@ fn pending_outputs_know_their_dtype_and_shape_before_their_ops_run() {
         .execute_single(op("Reshape"), &[i23, shape6], None)
         .unwrap();
     let tanh = s.execute_single(op("Tanh"), &[reshaped], None).unwrap();
-    // A reduction has no inference: its shape is known once it ran.
+    // A reduction over a ready axis is known at build; over a pending axis,
+    // once it ran.
     let axis = tensor(&s, &[], &[0i32]);
     let summed = s.execute_single(op("Sum"), &[f23, axis], None).unwrap();
+    let pending_axis = s.execute_single(op("Abs"), &[axis], None).unwrap();
+    let summed_later = s
+        .execute_single(op("Sum"), &[f23, pending_axis], None)
+        .unwrap();
     for (h, want) in [
         (sum, (Float, vec![2, 3])),
         (product, (Float, vec![2, 2])),
@@ -401,11 +488,12 @@ fn pending_outputs_know_their_dtype_and_shape_before_their_ops_run() {
         (cast, (Int32, vec![2, 3])),
         (reshaped, (Int32, vec![3, 2])),
         (tanh, (Int32, vec![3, 2])),
+        (summed, (Float, vec![3])),
     ] {
         assert_eq!(describe_soon(&s, h), Some(want));
     }
     a.start();
-    assert_eq!(s.describe(summed, false).unwrap().1.to_vec(), vec![3]);
+    assert_eq!(s.describe(summed_later, false).unwrap().1.to_vec(), vec![3]);
     // Waiting for the value meets the error the op fails with when it runs.
     assert!(
         matches!(s.describe(tanh, true), Err(Error::InvalidArgument(m)) if m.starts_with("Tanh"))
@@ -416,7 +504,7 @@ fn pending_outputs_know_their_dtype_and_shape_before_their_ops_run() {
     a.close();
 }
 
-/// Every op of at most two single inputs, on every pair of a few tensors
+/// Every op of at most three single inputs, on every tuple of a few tensors
 /// (and a few attribute sets): where build-time inference refuses, a
 /// synchronous run refuses with the same error; where a synchronous run
 /// succeeds, the output agrees with what inference said.
@@ -434,11 +522,17 @@ fn inference_agrees_with_every_kernel_on_every_small_input() {
         four,
         tensor(&s, &[], &[2.5f64]),
         tensor(&s, &[2, 3], &[true; 6]),
+        tensor(&s, &[2, 2, 3], &[1f32; 12]),
+        tensor(&s, &[], &[-1i32]),
     ];
     let mut attr_sets = vec![Attrs::new()];
     for (name, v) in [
         ("transpose_a", eagerflow::AttrValue::Bool(true)),
         ("transpose_b", eagerflow::AttrValue::Int(1)),
+        ("adj_x", eagerflow::AttrValue::Bool(true)),
+        ("squeeze_dims", eagerflow::AttrValue::Ints(vec![-1])),
+        ("data_format", eagerflow::AttrValue::Str("NCHW".into())),
+        ("keep_dims", eagerflow::AttrValue::Bool(true)),
         (
             "incompatible_shape_error",
             eagerflow::AttrValue::Bool(false),
@@ -459,16 +553,28 @@ fn inference_agrees_with_every_kernel_on_every_small_input() {
         let index = r.lookup(name).unwrap();
         let def = r.def(index).unwrap();
         let n = def.inputs.len();
-        if n == 0 || n > 2 || def.inputs.iter().any(|a| a.ends_with("[]")) {
+        // An op of one list argument gets lists of 1 to 3 tensors.
+        let list = n == 1 && def.inputs[0].ends_with("[]");
+        if n == 0 || n > 3 || (!list && def.inputs.iter().any(|a| a.ends_with("[]"))) {
             continue;
         }
+        let lens_of = |k: usize| list.then(|| vec![k as i32]);
         for attrs in &attr_sets {
-            if r.check(index, n, None, attrs).is_err() {
+            if r.check(index, n, lens_of(n).as_deref(), attrs).is_err() {
                 continue;
             }
-            for &x in &pool {
-                for &y in pool.iter().take(if n == 2 { pool.len() } else { 1 }) {
-                    let handles = if n == 2 { vec![x, y] } else { vec![x] };
+            // Every k-tuple of the pool.
+            let tuples_of = |k| {
+                (0..k).fold(vec![vec![]], |acc: Vec<Vec<u64>>, _| {
+                    acc.iter()
+                        .flat_map(|t| pool.iter().map(move |&h| [t.as_slice(), &[h]].concat()))
+                        .collect()
+                })
+            };
+            let sizes = if list { 1..=3 } else { n..=n };
+            for handles in sizes.flat_map(tuples_of) {
+                let lens = lens_of(handles.len());
+                {
                     let tensors: Vec<_> = handles.iter().map(|&h| s.tensor(h).unwrap()).collect();
                     // As an asynchronous build sees them: pending, or ready.
                     let metas: Vec<eagerflow::ops::Meta> = tensors
@@ -490,8 +596,8 @@ fn inference_agrees_with_every_kernel_on_every_small_input() {
                                 }
                             })
                             .collect();
-                        let inferred = r.infer(index, &inputs, None, attrs, s.account());
-                        let run = s.execute(index, &handles, None, attrs);
+                        let inferred = r.infer(index, &inputs, lens.as_deref(), attrs, s.account());
+                        let run = s.execute(index, &handles, lens.as_deref(), attrs);
                         checked += 1;
                         match (&inferred, &run) {
                             (Err(e), Err(f)) => {

@@ -1,22 +1,35 @@
-//! `MatMul`: rank, dtype, `transpose_a`/`transpose_b` and inner dimensions.
+//! Matrix products: `MatMul` and `BatchMatMulV2` (also as `BatchMatMul`, and
+//! `BatchMatMulV3`): rank, dtype, transposes or adjoints, inner dimensions,
+//! and broadcast batch dimensions.
 
 use super::{InferCtx, InferFn, Meta};
 use crate::error::Result;
-use crate::ops::linalg::{check_matrix, mat_mul_dims, transposes};
+use crate::ops::linalg::{
+    adjoints, batch_mat_mul_dims, check_batch_operand, check_matrix, check_tout, mat_mul_dims,
+    transposes,
+};
 use crate::ops::same_dtype;
 
 pub(super) fn for_op(op: &str) -> Option<InferFn> {
     match op {
         "MatMul" => Some(mat_mul),
+        "BatchMatMulV2" => Some(batch_mat_mul),
+        "BatchMatMulV3" => Some(batch_mat_mul_v3),
+        _ => None,
+    }
+}
+
+/// The inputs' dtype when both are known and equal (what the output has if
+/// the op succeeds), else nothing.
+fn common_dtype(ctx: &InferCtx<'_>) -> Option<crate::dtype::DataType> {
+    match (ctx.named_dtype(0), ctx.named_dtype(1)) {
+        (Some(a), Some(b)) if a.1 == b.1 => Some(a.1),
         _ => None,
     }
 }
 
 fn mat_mul(ctx: &InferCtx<'_>) -> Result<Meta> {
-    let dtype = match (ctx.named_dtype(0), ctx.named_dtype(1)) {
-        (Some(a), Some(b)) if a.1 == b.1 => Some(a.1),
-        _ => None,
-    };
+    let dtype = common_dtype(ctx);
     let (Some((an, a)), Some((bn, b))) = (ctx.named_shape(0), ctx.named_shape(1)) else {
         return Ok(Meta::new(dtype, None));
     };
@@ -29,4 +42,31 @@ fn mat_mul(ctx: &InferCtx<'_>) -> Result<Meta> {
     let (ta, tb) = transposes(ctx.attrs)?;
     let (m, _, n) = mat_mul_dims(a, ta, b, tb)?;
     Ok(Meta::new(Some(dtype), Some(vec![m, n])))
+}
+
+fn batch_mat_mul(ctx: &InferCtx<'_>) -> Result<Meta> {
+    let dtype = common_dtype(ctx);
+    let (Some((xn, x)), Some((yn, y))) = (ctx.named_shape(0), ctx.named_shape(1)) else {
+        return Ok(Meta::new(dtype, None));
+    };
+    check_batch_operand(xn, x)?;
+    check_batch_operand(yn, y)?;
+    let (Some(a), Some(b)) = (ctx.named_dtype(0), ctx.named_dtype(1)) else {
+        return Ok(Meta::new(None, None));
+    };
+    let dtype = same_dtype(a, b)?;
+    let (adj_x, adj_y) = adjoints(ctx.attrs)?;
+    let (mut out, (m, _, n)) = batch_mat_mul_dims(x, adj_x, y, adj_y)?;
+    out.extend([m, n]);
+    Ok(Meta::new(Some(dtype), Some(out)))
+}
+
+fn batch_mat_mul_v3(ctx: &InferCtx<'_>) -> Result<Meta> {
+    match ctx.input(0).dtype() {
+        Some(d) => check_tout(ctx.attrs, d)?,
+        // `Tout` is checked against 'x' first; unknown until 'x' is.
+        None if ctx.attrs.dtype("Tout")?.is_some() => return Ok(Meta::UNKNOWN),
+        None => {}
+    }
+    batch_mat_mul(ctx)
 }

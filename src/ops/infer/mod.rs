@@ -13,17 +13,33 @@
 //! Ops without a function here, or whose output depends on values (`GatherV2`'s
 //! range check, `Reshape` with a computed shape, `Where`), are known at run.
 //!
+//! Covered: the element-wise binary, comparison, logical and unary ops,
+//! `Cast`, `MatMul`, `BatchMatMulV2` (`BatchMatMul`, `BatchMatMulV3`),
+//! `Squeeze`, and `Reshape`, `ExpandDims`, `Transpose` (shapes checked at
+//! once, values when the argument is ready), `SelectV2`, `ClipByValue`,
+//! `Softmax`, `LogSoftmax`, `BiasAdd`, the reductions `Sum`, `Prod`, `Max`,
+//! `Min`, `Mean`, `All`, `Any` (axis shape at once, its values when ready),
+//! and the list ops `AddN`, `Pack` and `ConcatV2` (the registry lays list
+//! arguments out as for kernels: [`InferCtx::list`]). Not covered yet (known
+//! when they run): `ArgMax`, `ArgMin`, `Cumsum`, the other shape ops
+//! (`Slice`, `StridedSlice`, `Tile`, `Fill`, ...), the cross-entropy ops,
+//! and the string ops.
+//!
 //! One file per op family; an op is looked up by name once, when the
 //! registry is built.
 
 mod elementwise;
 mod linalg;
+mod lists;
+mod nn;
+mod reduce;
 mod shape;
+mod ternary;
 
 use std::sync::Arc;
 
-use super::OpDef;
 use super::attrs::Attrs;
+use super::{OpDef, Ranges};
 use crate::dtype::DataType;
 use crate::error::Result;
 use crate::memory::MemoryAccount;
@@ -93,10 +109,12 @@ impl<'a> Input<'a> {
     }
 }
 
-/// What an inference function sees: the op, its single inputs, attributes.
+/// What an inference function sees: the op, its inputs (laid out in
+/// arguments as for kernels), attributes.
 pub struct InferCtx<'a> {
     def: &'a OpDef,
     inputs: &'a [Input<'a>],
+    ranges: Ranges,
     pub attrs: &'a Attrs,
     /// For temporaries reading a ready input's values.
     pub account: &'a Arc<MemoryAccount>,
@@ -110,10 +128,16 @@ impl<'a> InferCtx<'a> {
             .map_or("?", |a| a.trim_end_matches("[]"))
     }
 
-    /// Input `i` (the registry checked arity; a missing one reads as unknown).
+    /// The inputs of argument `i` (a list, or one input).
+    pub fn list(&self, i: usize) -> &'a [Input<'a>] {
+        self.ranges.slice(self.inputs, i)
+    }
+
+    /// The single input of argument `i` (the registry checked arity; a
+    /// missing one reads as unknown).
     pub fn input(&self, i: usize) -> Input<'a> {
-        self.inputs
-            .get(i)
+        self.list(i)
+            .first()
             .copied()
             .unwrap_or(Input::Pending(&Meta::UNKNOWN))
     }
@@ -138,6 +162,10 @@ pub(super) fn for_op(op: &str) -> Option<InferFn> {
     elementwise::for_op(op)
         .or_else(|| linalg::for_op(op))
         .or_else(|| shape::for_op(op))
+        .or_else(|| ternary::for_op(op))
+        .or_else(|| nn::for_op(op))
+        .or_else(|| reduce::for_op(op))
+        .or_else(|| lists::for_op(op))
 }
 
 /// Runs `f` on `inputs` for op `def`.
@@ -145,12 +173,14 @@ pub(super) fn run(
     f: InferFn,
     def: &OpDef,
     inputs: &[Input<'_>],
+    ranges: Ranges,
     attrs: &Attrs,
     account: &Arc<MemoryAccount>,
 ) -> Result<Meta> {
     f(&InferCtx {
         def,
         inputs,
+        ranges,
         attrs,
         account,
     })

@@ -30,35 +30,47 @@ accumulate!(
     u8: u8::wrapping_add
 );
 
+// `AddN`'s checks, shared with build-time inference (`infer`).
+
+/// The first of the inputs, which must exist.
+pub(in crate::ops) fn add_n_head<T>(first: Option<T>) -> Result<T> {
+    first.ok_or_else(|| Error::invalid("needs at least one input in 'inputs'"))
+}
+
+/// Checks that `inputs[i]`, of dtype `d`, has the dtype `first` of `inputs[0]`.
+pub(in crate::ops) fn add_n_same_dtype(i: usize, first: DataType, d: DataType) -> Result<()> {
+    if d != first {
+        return Err(Error::invalid(format!(
+            "all inputs must have the same dtype, but inputs[0] is {first} and inputs[{i}] is {d}"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks that `inputs[i]`, of shape `s`, has the shape `first` of `inputs[0]`.
+pub(in crate::ops) fn add_n_same_shape(i: usize, first: &[usize], s: &[usize]) -> Result<()> {
+    if s != first {
+        return Err(Error::invalid(format!(
+            "all inputs must have the same shape, but inputs[0] has shape {first:?} and inputs[{i}] has shape {s:?}"
+        )));
+    }
+    Ok(())
+}
+
 /// The element-wise sum of one or more tensors of one dtype and shape (no
 /// broadcasting, as in TensorFlow). A single input is returned as is.
 pub(super) fn add_n(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let inputs = ctx.list(0);
-    let first = match inputs.first() {
-        Some(t) => t,
-        None => return Err(Error::invalid("needs at least one input in 'inputs'")),
-    };
+    let first = add_n_head(inputs.first().map(|t| &**t))?;
     for (i, t) in inputs.iter().enumerate().skip(1) {
-        if t.dtype() != first.dtype() {
-            return Err(Error::invalid(format!(
-                "all inputs must have the same dtype, but inputs[0] is {} and inputs[{i}] is {}",
-                first.dtype(),
-                t.dtype()
-            )));
-        }
-        if t.shape() != first.shape() {
-            return Err(Error::invalid(format!(
-                "all inputs must have the same shape, but inputs[0] has shape {:?} and inputs[{i}] has shape {:?}",
-                first.shape(),
-                t.shape()
-            )));
-        }
+        add_n_same_dtype(i, first.dtype(), t.dtype())?;
+        add_n_same_shape(i, first.shape(), t.shape())?;
     }
     if first.dtype() == DataType::Bool {
         return Err(ctx.unsupported_dtype(0));
     }
     if inputs.len() == 1 {
-        return Ok(smallvec::smallvec![first.as_ref().clone()]);
+        return Ok(smallvec::smallvec![first.clone()]);
     }
     let out = crate::with_numeric_dtype!(first.dtype(), T => sum_all::<T>(ctx, inputs, first.shape())?,
         bool => return Err(ctx.unsupported_dtype(0)));

@@ -11,18 +11,18 @@ use crate::tensor::{Tensor, num_elements};
 
 /// The broadcast shape of three inputs, or an error naming all three shapes.
 pub(in crate::ops) fn broadcast3(ctx: &OpContext<'_>) -> Result<Vec<usize>> {
-    let (a, b, c) = (ctx.input(0), ctx.input(1), ctx.input(2));
-    broadcast_shapes(a.shape(), b.shape())
-        .and_then(|ab| broadcast_shapes(&ab, c.shape()))
+    let named = |i| (ctx.arg_name(i), ctx.input(i).shape());
+    broadcast3_named([named(0), named(1), named(2)])
+}
+
+/// [`broadcast3`] of three named shapes; shared with build-time inference.
+pub(in crate::ops) fn broadcast3_named([a, b, c]: [(&str, &[usize]); 3]) -> Result<Vec<usize>> {
+    broadcast_shapes(a.1, b.1)
+        .and_then(|ab| broadcast_shapes(&ab, c.1))
         .ok_or_else(|| {
             Error::invalid(format!(
                 "incompatible shapes: '{}' has shape {:?}, '{}' has shape {:?} and '{}' has shape {:?}",
-                ctx.arg_name(0),
-                a.shape(),
-                ctx.arg_name(1),
-                b.shape(),
-                ctx.arg_name(2),
-                c.shape()
+                a.0, a.1, b.0, b.1, c.0, c.1
             ))
         })
 }
@@ -82,20 +82,29 @@ pub(in crate::ops) fn ternary_map<A: Element, B: Element, C: Element, O: Element
 /// `lo` wins when `lo > hi`, and NaN in `t` stays NaN. TensorFlow's kernel
 /// takes bounds that are scalars or of `t`'s shape; any bounds that broadcast
 /// to `t`'s shape are accepted here (as `tf.clip_by_value` in Python does).
+/// `ClipByValue`'s check that a bound broadcasts to the clipped input's
+/// shape (each as (name, shape)); shared with build-time inference.
+pub(in crate::ops) fn check_bound(
+    (t, shape): (&str, &[usize]),
+    (arg, bound): (&str, &[usize]),
+) -> Result<()> {
+    if broadcast_shapes(shape, bound).as_deref() != Some(shape) {
+        return Err(Error::invalid(format!(
+            "'{arg}' has shape {bound:?}, which does not broadcast to the shape {shape:?} of '{t}'"
+        )));
+    }
+    Ok(())
+}
+
 pub(super) fn clip_by_value(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let dtype = ctx.same_dtype(0, 1)?;
     ctx.same_dtype(0, 2)?;
     let t = ctx.input(0);
     for i in [1, 2] {
-        let bound = ctx.input(i).shape();
-        if broadcast_shapes(t.shape(), bound).as_deref() != Some(t.shape()) {
-            return Err(Error::invalid(format!(
-                "'{}' has shape {bound:?}, which does not broadcast to the shape {:?} of '{}'",
-                ctx.arg_name(i),
-                t.shape(),
-                ctx.arg_name(0)
-            )));
-        }
+        check_bound(
+            (ctx.arg_name(0), t.shape()),
+            (ctx.arg_name(i), ctx.input(i).shape()),
+        )?;
     }
     let inputs = (t, ctx.input(1), ctx.input(2));
     let shape = t.shape().to_vec();

@@ -9,7 +9,9 @@ use super::sums::{ProdF, SumF};
 use super::{Fold, Num};
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
-use crate::ops::{KernelOutputs, OpContext, int_values, normalize_axis};
+use crate::ops::{
+    KernelOutputs, OpContext, expect_dtype, int_values_of, normalize_axis, unsupported_dtype,
+};
 use crate::scratch::Scratch;
 use crate::tensor::Tensor;
 
@@ -24,35 +26,44 @@ pub(super) enum Kind {
     Any,
 }
 
-/// Which axes input `i` (an INT32/INT64 scalar or vector) selects, checked
-/// like TensorFlow: in `[-rank, rank)` and no axis twice.
-fn axis_mask(ctx: &OpContext<'_>, i: usize, shape: &[usize]) -> Result<Vec<bool>> {
-    let axis = ctx.input(i);
-    if axis.rank() > 1 {
+// The checks of `reduction`, shared with build-time inference (`infer`):
+// the axis argument's shape, its values, the output shape, the dtype.
+
+/// Checks the shape `axis` of the axis argument (named `arg`) against input
+/// `x` (named `x_name`, of shape `shape`): a scalar or a vector of at most
+/// `rank` axes.
+pub(in crate::ops) fn check_axis_shape(
+    (arg, axis): (&str, &[usize]),
+    (x_name, shape): (&str, &[usize]),
+) -> Result<()> {
+    if axis.len() > 1 {
         return Err(Error::invalid(format!(
-            "'{}' must be a scalar or a vector but has shape {:?}",
-            ctx.arg_name(i),
-            axis.shape()
+            "'{arg}' must be a scalar or a vector but has shape {axis:?}"
         )));
     }
+    let n: usize = axis.iter().product();
+    if n > shape.len().max(1) {
+        return Err(Error::invalid(format!(
+            "'{arg}' lists {n} axes but input '{x_name}' has shape {shape:?}: some axis is out of range or repeated"
+        )));
+    }
+    Ok(())
+}
+
+/// Which axes `axis_t` (the axis argument, an INT32/INT64 scalar or vector
+/// that [`check_axis_shape`] accepted, named `arg`) selects, checked like
+/// TensorFlow: in `[-rank, rank)` and no axis twice.
+pub(in crate::ops) fn axis_mask(
+    account: &std::sync::Arc<crate::memory::MemoryAccount>,
+    (arg, axis_t): (&str, &Tensor),
+    (x_name, shape): (&str, &[usize]),
+) -> Result<Vec<bool>> {
     let rank = shape.len();
-    if axis.num_elements() > rank.max(1) {
-        return Err(Error::invalid(format!(
-            "'{}' lists {} axes but input '{}' has shape {shape:?}: some axis is out of range or repeated",
-            ctx.arg_name(i),
-            axis.num_elements(),
-            ctx.arg_name(0)
-        )));
-    }
     let mut mask = vec![false; rank];
-    let axes = int_values(ctx, i)?;
+    let axes = int_values_of(account, axis_t, arg)?;
     for &a in &axes {
-        let d = normalize_axis(a, rank, "axis").map_err(|e| {
-            Error::invalid(format!(
-                "{e} (input '{}' has shape {shape:?})",
-                ctx.arg_name(0)
-            ))
-        })?;
+        let d = normalize_axis(a, rank, "axis")
+            .map_err(|e| Error::invalid(format!("{e} (input '{x_name}' has shape {shape:?})")))?;
         if std::mem::replace(&mut mask[d], true) {
             return Err(Error::invalid(format!(
                 "axis {a} names dimension {d}, which is already reduced (duplicate axes in {axes:?})"
@@ -62,21 +73,39 @@ fn axis_mask(ctx: &OpContext<'_>, i: usize, shape: &[usize]) -> Result<Vec<bool>
     Ok(mask)
 }
 
-pub(super) fn reduction(ctx: &OpContext<'_>, kind: Kind) -> Result<KernelOutputs> {
-    let x = ctx.input(0);
-    let keep_dims = ctx.attrs.bool("keep_dims", false)?;
-    let mask = axis_mask(ctx, 1, x.shape())?;
-    let out_shape: Vec<usize> = x
-        .shape()
+/// The output shape of a reduction of `shape` over `mask`.
+pub(in crate::ops) fn reduced_shape(shape: &[usize], mask: &[bool], keep_dims: bool) -> Vec<usize> {
+    shape
         .iter()
-        .zip(&mask)
+        .zip(mask)
         .filter_map(|(&d, &r)| match (r, keep_dims) {
             (false, _) => Some(d),
             (true, true) => Some(1),
             (true, false) => None,
         })
-        .collect();
+        .collect()
+}
+
+/// The dtype check of a reduction of kind `logical` (`All`, `Any`: BOOL
+/// only) or not (numeric only), on input 'input' (named `x`) of dtype `d`.
+pub(in crate::ops) fn check_reduced_dtype(logical: bool, x: &str, d: DataType) -> Result<()> {
+    if logical {
+        expect_dtype(x, d, &[DataType::Bool])?;
+    } else if d == DataType::Bool {
+        return Err(unsupported_dtype(x, d));
+    }
+    Ok(())
+}
+
+pub(super) fn reduction(ctx: &OpContext<'_>, kind: Kind) -> Result<KernelOutputs> {
+    let x = ctx.input(0);
+    let keep_dims = ctx.attrs.bool("keep_dims", false)?;
+    let (xn, an) = (ctx.arg_name(0), ctx.arg_name(1));
+    check_axis_shape((an, ctx.input(1).shape()), (xn, x.shape()))?;
+    let mask = axis_mask(ctx.account(), (an, ctx.input(1)), (xn, x.shape()))?;
+    let out_shape = reduced_shape(x.shape(), &mask, keep_dims);
     let dtype = x.dtype();
+    check_reduced_dtype(matches!(kind, Kind::All | Kind::Any), xn, dtype)?;
     let out = match kind {
         Kind::All | Kind::Any => {
             ctx.expect_dtype(0, &[DataType::Bool])?;

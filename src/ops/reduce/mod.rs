@@ -19,7 +19,7 @@
 //! (All, Any) and `cumulative` (Cumsum, a running sum). This file registers
 //! them and defines the element traits and the `Fold` interface they share.
 
-mod axes;
+pub(super) mod axes;
 mod cumulative;
 pub(super) mod lanes;
 mod logical;

@@ -13,53 +13,111 @@ use crate::with_dtype;
 
 /// The first tensor of a non-empty list whose tensors share one dtype.
 fn list_head(values: &[Arc<Tensor>]) -> Result<&Tensor> {
-    let Some(first) = values.first() else {
+    list_dtype(values.iter().map(|v| Some(v.dtype())))?;
+    values
+        .first()
+        .map(|t| &**t)
+        .ok_or_else(|| internal("an empty list passed the check"))
+}
+
+// The list checks of `ConcatV2` and `Pack`, shared with build-time inference.
+
+/// The dtype of a list whose items have `dtypes` (`None` for an unknown
+/// one): an error if it is empty or two dtypes differ; `Ok(None)` if an
+/// unknown dtype comes before either is decided.
+pub(in crate::ops) fn list_dtype(
+    mut dtypes: impl Iterator<Item = Option<DataType>>,
+) -> Result<Option<DataType>> {
+    let Some(first) = dtypes.next() else {
         bail!("values must hold at least one tensor");
     };
-    if let Some((i, v)) = values
-        .iter()
-        .enumerate()
-        .find(|(_, v)| v.dtype() != first.dtype())
-    {
-        bail!(
-            "values[{i}] has dtype {} but values[0] has dtype {}",
-            v.dtype(),
-            first.dtype()
-        );
+    let Some(first) = first else {
+        return Ok(None);
+    };
+    for (i, d) in dtypes.enumerate() {
+        match d {
+            None => return Ok(None),
+            Some(d) if d != first => {
+                bail!(
+                    "values[{}] has dtype {d} but values[0] has dtype {first}",
+                    i + 1
+                )
+            }
+            Some(_) => {}
+        }
     }
-    Ok(first)
+    Ok(Some(first))
+}
+
+/// The axis and output shape of `ConcatV2` of tensors of `shapes` (`None`
+/// for an unknown one) along `axis`; `Ok(None)` if an unknown shape comes
+/// before the result is decided.
+pub(in crate::ops) fn concat_shape<'s>(
+    mut shapes: impl Iterator<Item = Option<&'s [usize]>>,
+    axis: i64,
+) -> Result<Option<(usize, Vec<usize>)>> {
+    let Some(first) = shapes.next().flatten() else {
+        return Ok(None);
+    };
+    let rank = first.len();
+    if rank == 0 {
+        bail!("cannot concatenate scalars (values[0] has shape []); use Pack");
+    }
+    let axis = normalize_axis(axis, rank, "axis")?;
+    let mut out_shape = first.to_vec();
+    for (i, v) in std::iter::once(Some(first)).chain(shapes).enumerate() {
+        let Some(v) = v else {
+            return Ok(None);
+        };
+        let matches = v.len() == rank
+            && v.iter()
+                .zip(first)
+                .enumerate()
+                .all(|(d, (a, b))| d == axis || a == b);
+        if !matches {
+            bail!(
+                "values[{i}] has shape {v:?}, which does not match values[0]'s shape {first:?} \
+                 outside dimension {axis}"
+            );
+        }
+        if i > 0 {
+            out_shape[axis] = out_shape[axis]
+                .checked_add(v[axis])
+                .ok_or_else(|| internal("concatenated size overflow"))?;
+        }
+    }
+    Ok(Some((axis, out_shape)))
+}
+
+/// Checks that `values[i]`, of shape `s`, has `Pack`'s common shape `first`.
+pub(in crate::ops) fn pack_same_shape(i: usize, first: &[usize], s: &[usize]) -> Result<()> {
+    if s != first {
+        bail!("values[{i}] has shape {s:?} but values[0] has shape {first:?}; all must match");
+    }
+    Ok(())
+}
+
+/// The axis (attribute `axis`) and output shape of `Pack` of `n` tensors
+/// of shape `first`.
+pub(in crate::ops) fn packed_shape(
+    first: &[usize],
+    n: usize,
+    attrs: &crate::ops::Attrs,
+) -> Result<(usize, Vec<usize>)> {
+    let rank = first.len();
+    check_rank(rank + 1, "the output")?;
+    let axis = normalize_axis(attrs.int("axis", 0)?, rank + 1, "axis")?;
+    let mut out_shape = first.to_vec();
+    out_shape.insert(axis, n);
+    Ok((axis, out_shape))
 }
 
 pub(super) fn concat(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let values = ctx.list(0);
     let first = list_head(values)?;
     let axis = int_scalar(ctx, 1)?;
-    let rank = first.rank();
-    if rank == 0 {
-        bail!("cannot concatenate scalars (values[0] has shape []); use Pack");
-    }
-    let axis = normalize_axis(axis, rank, "axis")?;
-    let mut out_shape = first.shape().to_vec();
-    out_shape[axis] = 0;
-    for (i, v) in values.iter().enumerate() {
-        let matches = v.rank() == rank
-            && v.shape()
-                .iter()
-                .zip(first.shape())
-                .enumerate()
-                .all(|(d, (a, b))| d == axis || a == b);
-        if !matches {
-            bail!(
-                "values[{i}] has shape {:?}, which does not match values[0]'s shape {:?} \
-                 outside dimension {axis}",
-                v.shape(),
-                first.shape()
-            );
-        }
-        out_shape[axis] = out_shape[axis]
-            .checked_add(v.shape()[axis])
-            .ok_or_else(|| internal("concatenated size overflow"))?;
-    }
+    let (axis, out_shape) = concat_shape(values.iter().map(|v| Some(v.shape())), axis)?
+        .ok_or_else(|| internal("a shape of the list is unknown"))?;
     if values.len() == 1 {
         return Ok(smallvec::smallvec![first.clone()]);
     }
@@ -108,19 +166,9 @@ pub(super) fn pack(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let values = ctx.list(0);
     let first = list_head(values)?;
     for (i, v) in values.iter().enumerate() {
-        if v.shape() != first.shape() {
-            bail!(
-                "values[{i}] has shape {:?} but values[0] has shape {:?}; all must match",
-                v.shape(),
-                first.shape()
-            );
-        }
+        pack_same_shape(i, first.shape(), v.shape())?;
     }
-    let rank = first.rank();
-    check_rank(rank + 1, "the output")?;
-    let axis = normalize_axis(ctx.attrs.int("axis", 0)?, rank + 1, "axis")?;
-    let mut out_shape = first.shape().to_vec();
-    out_shape.insert(axis, values.len());
+    let (axis, out_shape) = packed_shape(first.shape(), values.len(), ctx.attrs)?;
     let outer = tensor::num_elements(&first.shape()[..axis])?;
     let block = tensor::num_elements(&first.shape()[axis..])?;
     let blocks = vec![block; values.len()];

@@ -28,11 +28,13 @@ use crate::tensor::{self, Tensor};
 
 use fills::{constant, fill, ones_like, range, zeros_like};
 use joining::{broadcast_to, concat, pack, tile};
+/// `Reshape`'s output shape, for build-time inference.
+pub(super) use joining::{concat_shape, list_dtype, pack_same_shape, packed_shape};
 use one_hot::one_hot;
 use selection::{gather, slice, split, strided_slice, unpack};
 use transpose::transpose;
-/// `Reshape`'s output shape, for build-time inference.
-pub(super) use views::reshaped;
+pub(super) use transpose::{check_perm_shape, permutation};
+pub(super) use views::{check_expand_axis, expanded, reshaped, squeezed};
 use views::{expand_dims, identity, rank, reshape, shape, size, squeeze};
 
 /// TensorFlow's limit on a tensor's rank (`TensorShape::MaxDimensions`).
@@ -117,7 +119,16 @@ fn check_rank(rank: usize, what: &str) -> Result<()> {
 /// Input `i` as an integer scalar (rank 0, INT32 or INT64).
 fn int_scalar(ctx: &OpContext<'_>, i: usize) -> Result<i64> {
     require_scalar(ctx, i)?;
-    int_values(ctx, i)?
+    int_scalar_of(ctx.account(), ctx.input(i), ctx.arg_name(i))
+}
+
+/// The value of `t`, an integer scalar named `arg` (see [`check_scalar`]).
+pub(super) fn int_scalar_of(
+    account: &std::sync::Arc<crate::memory::MemoryAccount>,
+    t: &Tensor,
+    arg: &str,
+) -> Result<i64> {
+    super::int_values_of(account, t, arg)?
         .first()
         .copied()
         .ok_or_else(|| internal("scalar without a value"))
@@ -155,14 +166,17 @@ fn shape_arg(ctx: &OpContext<'_>, i: usize) -> Result<Vec<usize>> {
 
 fn require_scalar<'a>(ctx: &OpContext<'a>, i: usize) -> Result<&'a Tensor> {
     let t = ctx.input(i);
-    if t.rank() != 0 {
-        bail!(
-            "input '{}' must be a scalar but has shape {:?}",
-            ctx.arg_name(i),
-            t.shape()
-        );
-    }
+    check_scalar(ctx.arg_name(i), t.shape())?;
     Ok(t)
+}
+
+/// Checks that the input named `arg`, of shape `shape`, is a scalar; shared
+/// with build-time inference.
+pub(super) fn check_scalar(arg: &str, shape: &[usize]) -> Result<()> {
+    if !shape.is_empty() {
+        bail!("input '{arg}' must be a scalar but has shape {shape:?}");
+    }
+    Ok(())
 }
 
 /// `count` elements starting at `offset`, or an internal error (never a panic).

@@ -6,27 +6,55 @@
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::ops::parallel::{par_chunks, threads, worth_threads};
-use crate::ops::{KernelOutputs, OpContext, int_values};
+use crate::ops::{KernelOutputs, OpContext, int_values_of};
 use crate::tensor::Tensor;
 
 pub(super) fn transpose(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let p = ctx.input(1);
-    if p.rank() != 1 {
+    check_perm_shape(p.shape(), x.shape())?;
+    let perm = permutation(ctx.account(), x.shape(), p, ctx.arg_name(1))?;
+    let shape = x.shape();
+    let out_shape: Vec<usize> = perm.iter().map(|&a| shape[a]).collect();
+    // Moving only axes of size 1 keeps the memory order: share the buffer.
+    let moved = perm.iter().filter(|&&a| shape[a] != 1);
+    if moved.clone().zip(moved.skip(1)).all(|(a, b)| a < b) {
+        return Ok(smallvec::smallvec![x.reshaped(out_shape)?]);
+    }
+    let out = crate::with_dtype!(x.dtype(), T => transpose_typed::<T>(ctx, x, &perm, out_shape)?);
+    Ok(smallvec::smallvec![out])
+}
+
+// `Transpose`'s checks, shared with build-time inference (`infer`).
+
+/// Checks that 'perm' (of shape `p`) is a vector of one entry per axis of
+/// input 'x' (of shape `x`).
+pub(in crate::ops) fn check_perm_shape(p: &[usize], x: &[usize]) -> Result<()> {
+    if p.len() != 1 {
         return Err(Error::invalid(format!(
-            "'perm' must be a vector but has shape {:?}",
-            p.shape()
+            "'perm' must be a vector but has shape {p:?}"
         )));
     }
-    let rank = x.rank();
-    if p.num_elements() != rank {
+    let rank = x.len();
+    if p[0] != rank {
         return Err(Error::invalid(format!(
-            "'perm' has {} entries, but a permutation of the axes of input 'x' (shape {:?}) has {rank}",
-            p.num_elements(),
-            x.shape()
+            "'perm' has {} entries, but a permutation of the axes of input 'x' (shape {x:?}) has {rank}",
+            p[0]
         )));
     }
-    let perm = int_values(ctx, 1)?;
+    Ok(())
+}
+
+/// The values of 'perm' (the tensor `p`, named `arg`, of a shape
+/// [`check_perm_shape`] accepted), if they permute the axes of `x`.
+pub(in crate::ops) fn permutation(
+    account: &std::sync::Arc<crate::memory::MemoryAccount>,
+    x: &[usize],
+    p: &Tensor,
+    arg: &str,
+) -> Result<Vec<usize>> {
+    let rank = x.len();
+    let perm = int_values_of(account, p, arg)?;
     let mut seen = vec![false; rank];
     let valid = perm.len() == rank
         && perm.iter().all(|&a| {
@@ -37,20 +65,10 @@ pub(super) fn transpose(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         });
     if !valid {
         return Err(Error::invalid(format!(
-            "'perm' {perm:?} is not a permutation of 0..{rank} (input 'x' has shape {:?})",
-            x.shape()
+            "'perm' {perm:?} is not a permutation of 0..{rank} (input 'x' has shape {x:?})"
         )));
     }
-    let perm: Vec<usize> = perm.iter().map(|&a| a as usize).collect();
-    let shape = x.shape();
-    let out_shape: Vec<usize> = perm.iter().map(|&a| shape[a]).collect();
-    // Moving only axes of size 1 keeps the memory order: share the buffer.
-    let moved = perm.iter().filter(|&&a| shape[a] != 1);
-    if moved.clone().zip(moved.skip(1)).all(|(a, b)| a < b) {
-        return Ok(smallvec::smallvec![x.reshaped(out_shape)?]);
-    }
-    let out = crate::with_dtype!(x.dtype(), T => transpose_typed::<T>(ctx, x, &perm, out_shape)?);
-    Ok(smallvec::smallvec![out])
+    Ok(perm.iter().map(|&a| a as usize).collect())
 }
 
 fn transpose_typed<T: Element>(

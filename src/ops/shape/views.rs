@@ -6,7 +6,7 @@ use super::{check_rank, internal};
 use crate::bail;
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
-use crate::ops::{KernelOutputs, OpContext, int_values, int_values_of, normalize_axis};
+use crate::ops::{KernelOutputs, OpContext, int_values_of, normalize_axis};
 use crate::tensor::{self, Tensor};
 
 pub(super) fn identity(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -101,19 +101,34 @@ pub(in crate::ops) fn reshaped(
 
 pub(super) fn expand_dims(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
-    let axis_t = ctx.input(1);
+    let shape = expanded(ctx.account(), input.shape(), ctx.input(1), ctx.arg_name(1))?;
+    Ok(smallvec::smallvec![input.reshaped(shape)?])
+}
+
+/// `ExpandDims`'s check that its axis argument, of shape `axis`, holds one
+/// value.
+pub(in crate::ops) fn check_expand_axis(axis: &[usize]) -> Result<()> {
     // TF accepts any tensor holding exactly one value here.
-    if axis_t.num_elements() != 1 {
-        bail!(
-            "axis must hold exactly one value but has shape {:?}",
-            axis_t.shape()
-        );
+    if axis.iter().product::<usize>() != 1 {
+        bail!("axis must hold exactly one value but has shape {axis:?}");
     }
-    let axis = int_values(ctx, 1)?
+    Ok(())
+}
+
+/// The shape `ExpandDims` gives an input of shape `input` when its axis
+/// argument (named `arg`) is `axis_t`; shared with build-time inference.
+pub(in crate::ops) fn expanded(
+    account: &std::sync::Arc<crate::memory::MemoryAccount>,
+    input: &[usize],
+    axis_t: &Tensor,
+    arg: &str,
+) -> Result<Vec<usize>> {
+    check_expand_axis(axis_t.shape())?;
+    let axis = int_values_of(account, axis_t, arg)?
         .first()
         .copied()
         .ok_or_else(|| internal("axis without a value"))?;
-    let rank = input.rank();
+    let rank = input.len();
     check_rank(rank + 1, "the output")?;
     let r = rank as i64;
     if axis < -r - 1 || axis > r {
@@ -123,18 +138,23 @@ pub(super) fn expand_dims(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         );
     }
     let at = if axis < 0 { axis + r + 1 } else { axis } as usize;
-    let mut shape = input.shape().to_vec();
+    let mut shape = input.to_vec();
     shape.insert(at, 1);
-    Ok(smallvec::smallvec![input.reshaped(shape)?])
+    Ok(shape)
 }
 
 pub(super) fn squeeze(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
-    let shape = input.shape();
-    let dims = ctx.attrs.ints("squeeze_dims")?.unwrap_or(&[]);
+    let kept = squeezed(input.shape(), ctx.attrs)?;
+    Ok(smallvec::smallvec![input.reshaped(kept)?])
+}
+
+/// The shape `Squeeze` gives an input of shape `shape`; shared with
+/// build-time inference.
+pub(in crate::ops) fn squeezed(shape: &[usize], attrs: &crate::ops::Attrs) -> Result<Vec<usize>> {
+    let dims = attrs.ints("squeeze_dims")?.unwrap_or(&[]);
     if dims.is_empty() {
-        let kept = shape.iter().copied().filter(|&s| s != 1).collect();
-        return Ok(smallvec::smallvec![input.reshaped(kept)?]);
+        return Ok(shape.iter().copied().filter(|&s| s != 1).collect());
     }
     let mut drop = vec![false; shape.len()];
     for &d in dims {
@@ -147,13 +167,12 @@ pub(super) fn squeeze(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         }
         drop[a] = true;
     }
-    let kept = shape
+    Ok(shape
         .iter()
         .zip(&drop)
         .filter(|&(_, &dropped)| !dropped)
         .map(|(&s, _)| s)
-        .collect();
-    Ok(smallvec::smallvec![input.reshaped(kept)?])
+        .collect())
 }
 
 pub(super) fn shape(ctx: &OpContext<'_>) -> Result<KernelOutputs> {

@@ -72,8 +72,9 @@ import org.tensorflow.ndarray.Shape;
  * the order it built them, and an op runs after the ops whose outputs it reads, whichever thread
  * built them. Reading an output ({@link Operand#asTensor()}, copies) waits for that output only;
  * {@code shape()} and {@code dataType()} answer at once when the build inferred them (an op whose
- * output shape depends on values, such as {@code gather}'s range check, {@code Reshape} of a
- * computed shape or the reductions, is known once it ran) and wait otherwise. An op that fails when it runs (a
+ * output shape depends on values computed by an earlier op, such as {@code gather}, or {@code
+ * Reshape}, {@code Transpose} or a reduction given a computed shape, permutation or axis, is
+ * known once it ran) and wait otherwise. An op that fails when it runs (a
  * dtype or shape mismatch, an index out of range, the memory limit) marks its output failed:
  * every read of it, or of an output computed from it, throws the exception a synchronous session
  * would have thrown when building it, naming the op; {@link #sync()} throws the first such error

@@ -183,7 +183,15 @@ class AsyncSessionTest {
             () -> tf.linalg.matMul(product, m32),
             () -> tf.linalg.matMul(tf.constant(new float[3]), m23),
             () -> tf.reshape(m23, tf.constant(new int[] {4, 2})),
-            () -> tf.reshape(pending, tf.constant(new int[] {4})));
+            () -> tf.reshape(pending, tf.constant(new int[] {4})),
+            () -> tf.linalg.batchMatMul(m23, m23),
+            () -> tf.linalg.batchMatMul(pending, pending),
+            () -> tf.linalg.transpose(pending, tf.constant(new int[] {0, 0})),
+            () -> tf.select(tf.constant(new boolean[] {true, false}), m23, m23),
+            () -> tf.reduceSum(pending, tf.constant(5)),
+            () -> tf.concat(List.of(pending, m32), tf.constant(0)),
+            () -> tf.math.addN(List.of(pending, m32)),
+            () -> tf.stack(List.of(m23, m32)));
     List<RuntimeException> thrown = new ArrayList<>();
     for (Supplier<Operand<?>> b : builds) {
       thrown.add(assertThrows(RuntimeException.class, b::get));

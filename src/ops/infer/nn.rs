@@ -1,0 +1,44 @@
+//! Neural-network ops: `Softmax` and `LogSoftmax` (rank, float dtype) and
+//! `BiasAdd` (ranks, `data_format`, channel size, dtype). Each keeps its
+//! input's dtype and shape.
+
+use super::{InferCtx, InferFn, Meta};
+use crate::error::Result;
+use crate::ops::nn::{FLOATS, bias_channel, check_logits};
+use crate::ops::{expect_dtype, same_dtype};
+
+pub(super) fn for_op(op: &str) -> Option<InferFn> {
+    match op {
+        "Softmax" | "LogSoftmax" => Some(softmax),
+        "BiasAdd" => Some(bias_add),
+        _ => None,
+    }
+}
+
+/// What the first input is, which the output is if the op succeeds.
+fn like_input(ctx: &InferCtx<'_>) -> Meta {
+    let x = ctx.input(0);
+    Meta::new(x.dtype(), x.shape().map(<[usize]>::to_vec))
+}
+
+fn softmax(ctx: &InferCtx<'_>) -> Result<Meta> {
+    let Some(shape) = ctx.input(0).shape() else {
+        return Ok(like_input(ctx));
+    };
+    check_logits(shape)?;
+    if let Some((name, d)) = ctx.named_dtype(0) {
+        expect_dtype(name, d, FLOATS)?;
+    }
+    Ok(like_input(ctx))
+}
+
+fn bias_add(ctx: &InferCtx<'_>) -> Result<Meta> {
+    let (Some(value), Some(bias)) = (ctx.input(0).shape(), ctx.input(1).shape()) else {
+        return Ok(like_input(ctx));
+    };
+    bias_channel(value, bias, ctx.attrs)?;
+    if let (Some(v), Some(b)) = (ctx.named_dtype(0), ctx.named_dtype(1)) {
+        same_dtype(v, b)?;
+    }
+    Ok(like_input(ctx))
+}
