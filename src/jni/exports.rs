@@ -9,7 +9,8 @@ use jni::sys::{jboolean, jdouble, jint, jlong};
 use jni::{EnvUnowned, jni_sig, jni_str};
 
 use super::{
-    Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, dims, long_array, session_ref,
+    Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, long_array, session_ref,
+    shape_of,
 };
 use crate::dtype::DataType;
 use crate::error::Error;
@@ -568,14 +569,8 @@ macro_rules! typed_exports {
         ) -> jlong {
             boundary(&mut env, stringify!($from), |env| {
                 let session = session_ref(session)?;
-                let shape = dims(&long_array(env, &shape, session.account())?)?;
-                let n = crate::tensor::num_elements(&shape)?;
-                let len = data.len(env)?;
-                if len != n {
-                    return Err(Failure::Core(Error::invalid(format!(
-                        "shape {shape:?} needs {n} elements but the array has {len}"
-                    ))));
-                }
+                let n = data.len(env)?;
+                let shape = shape_of(env, &shape, session.account(), n, "elements")?;
                 let mut a = crate::tensor::Allocation::<$t>::new_initialized(session.account(), n)?;
                 <$t as JavaCopy<$jt>>::fill(env, &data, &mut a.data)?;
                 Ok(signal(&session, session.insert(a.into_tensor(shape)?)?))

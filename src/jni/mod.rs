@@ -206,5 +206,24 @@ fn dims(shape: &[i64]) -> Res<Vec<usize>> {
         .collect()
 }
 
+/// The dimensions of a Java `shape` whose element count must be `given`,
+/// the length of the caller's array of `what` (elements, or string lengths).
+fn shape_of(
+    env: &Env<'_>,
+    shape: &JLongArray<'_>,
+    account: &Arc<MemoryAccount>,
+    given: usize,
+    what: &str,
+) -> Res<Vec<usize>> {
+    let shape = dims(&long_array(env, shape, account)?)?;
+    let n = crate::tensor::num_elements(&shape)?;
+    if given != n {
+        return Err(Failure::Core(Error::invalid(format!(
+            "shape {shape:?} needs {n} {what} but {given} were given"
+        ))));
+    }
+    Ok(shape)
+}
+
 /// TensorFlow's limit on a tensor's rank (`TensorShape::MaxDimensions`).
 const MAX_RANK: usize = 254;

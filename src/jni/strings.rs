@@ -7,7 +7,7 @@ use jni::objects::{JByteArray, JClass, JIntArray, JLongArray};
 use jni::sys::jlong;
 
 use super::exports::signal;
-use super::{Failure, as_java_bytes, as_java_bytes_mut, boundary, dims, long_array, session_ref};
+use super::{Failure, as_java_bytes, as_java_bytes_mut, boundary, session_ref, shape_of};
 use crate::error::Error;
 use crate::scratch::Scratch;
 use crate::strings::StringAllocation;
@@ -25,14 +25,8 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_fromStrings<'l>(
 ) -> jlong {
     boundary(&mut env, "fromStrings", |env| {
         let session = session_ref(session)?;
-        let shape = dims(&long_array(env, &shape, session.account())?)?;
-        let n = crate::tensor::num_elements(&shape)?;
-        let count = lengths.len(env)?;
-        if count != n {
-            return Err(Failure::Core(Error::invalid(format!(
-                "shape {shape:?} needs {n} strings but {count} lengths were given"
-            ))));
-        }
+        let n = lengths.len(env)?;
+        let shape = shape_of(env, &shape, session.account(), n, "string lengths")?;
         let mut lens = Scratch::filled(session.account(), n, 0i32)?;
         lengths.get_region(env, 0, &mut lens)?;
         let total = data.len(env)?;

@@ -135,6 +135,25 @@ impl Registry {
         &REGISTRY
     }
 
+    /// Adds an op without aliases.
+    pub fn define(
+        &mut self,
+        name: &'static str,
+        inputs: &'static [&'static str],
+        attrs: &'static [&'static str],
+        kernel: Kernel,
+    ) {
+        self.add(
+            OpDef {
+                name,
+                inputs,
+                attrs,
+                kernel,
+            },
+            &[],
+        );
+    }
+
     /// Adds an op under its name and each alias.
     pub fn add(&mut self, def: OpDef, aliases: &[&'static str]) {
         let index = self.ops.len();

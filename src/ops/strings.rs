@@ -4,34 +4,16 @@
 //! TensorFlow does, without validating the rest of the encoding.
 
 use super::broadcast::broadcast_checked;
-use super::{KernelOutputs, OpContext, OpDef, Registry, int_values};
+use super::{KernelOutputs, OpContext, Registry, int_values};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::strings::{StringAllocation, Strings};
 use crate::tensor::{Tensor, num_elements};
 
 pub(super) fn register(r: &mut Registry) {
-    let ops: &[(
-        &'static str,
-        &'static [&'static str],
-        &'static [&'static str],
-        super::Kernel,
-    )] = &[
-        ("StringJoin", &["inputs[]"], &["separator"], string_join),
-        ("Substr", &["input", "pos", "len"], &["unit"], substr),
-        ("StringLength", &["input"], &["unit"], string_length),
-    ];
-    for &(name, inputs, attrs, kernel) in ops {
-        r.add(
-            OpDef {
-                name,
-                inputs,
-                attrs,
-                kernel,
-            },
-            &[],
-        );
-    }
+    r.define("StringJoin", &["inputs[]"], &["separator"], string_join);
+    r.define("Substr", &["input", "pos", "len"], &["unit"], substr);
+    r.define("StringLength", &["input"], &["unit"], string_length);
 }
 
 /// The unit of `Substr` and `StringLength`.

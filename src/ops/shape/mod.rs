@@ -20,7 +20,7 @@ mod strided;
 mod transpose;
 mod views;
 
-use super::{Kernel, OpContext, OpDef, Registry, int_values};
+use super::{OpContext, Registry, int_values};
 use crate::bail;
 use crate::error::{Error, Result};
 use crate::scratch::Scratch;
@@ -41,34 +41,20 @@ use views::{expand_dims, identity, rank, reshape, shape, size, squeeze};
 pub(super) const MAX_RANK: usize = 254;
 
 pub(super) fn register(r: &mut Registry) {
-    let mut add = |name: &'static str,
-                   inputs: &'static [&'static str],
-                   attrs: &'static [&'static str],
-                   kernel: Kernel| {
-        r.add(
-            OpDef {
-                name,
-                inputs,
-                attrs,
-                kernel,
-            },
-            &[],
-        )
-    };
-    add("Const", &[], &["value", "dtype"], constant);
-    add("Identity", &["input"], &[], identity);
-    add("StopGradient", &["input"], &[], identity);
-    add("Reshape", &["tensor", "shape"], &[], reshape);
-    add("Shape", &["input"], &["out_type"], shape);
-    add("Size", &["input"], &["out_type"], size);
-    add("Rank", &["input"], &[], rank);
-    add("Fill", &["dims", "value"], &[], fill);
-    add("ZerosLike", &["x"], &[], zeros_like);
-    add("OnesLike", &["x"], &[], ones_like);
-    add("ExpandDims", &["input", "axis"], &[], expand_dims);
-    add("Squeeze", &["input"], &["squeeze_dims"], squeeze);
-    add("Slice", &["input", "begin", "size"], &[], slice);
-    add(
+    r.define("Const", &[], &["value", "dtype"], constant);
+    r.define("Identity", &["input"], &[], identity);
+    r.define("StopGradient", &["input"], &[], identity);
+    r.define("Reshape", &["tensor", "shape"], &[], reshape);
+    r.define("Shape", &["input"], &["out_type"], shape);
+    r.define("Size", &["input"], &["out_type"], size);
+    r.define("Rank", &["input"], &[], rank);
+    r.define("Fill", &["dims", "value"], &[], fill);
+    r.define("ZerosLike", &["x"], &[], zeros_like);
+    r.define("OnesLike", &["x"], &[], ones_like);
+    r.define("ExpandDims", &["input", "axis"], &[], expand_dims);
+    r.define("Squeeze", &["input"], &["squeeze_dims"], squeeze);
+    r.define("Slice", &["input", "begin", "size"], &[], slice);
+    r.define(
         "StridedSlice",
         &["input", "begin", "end", "strides"],
         &[
@@ -80,26 +66,26 @@ pub(super) fn register(r: &mut Registry) {
         ],
         strided_slice,
     );
-    add("ConcatV2", &["values[]", "axis"], &[], concat);
-    add("Pack", &["values[]"], &["axis"], pack);
-    add("Unpack", &["value"], &["num", "axis"], unpack);
-    add("Split", &["split_dim", "value"], &["num_split"], split);
-    add(
+    r.define("ConcatV2", &["values[]", "axis"], &[], concat);
+    r.define("Pack", &["values[]"], &["axis"], pack);
+    r.define("Unpack", &["value"], &["num", "axis"], unpack);
+    r.define("Split", &["split_dim", "value"], &["num_split"], split);
+    r.define(
         "GatherV2",
         &["params", "indices", "axis"],
         &["batch_dims"],
         gather,
     );
-    add("Tile", &["input", "multiples"], &[], tile);
-    add("BroadcastTo", &["input", "shape"], &[], broadcast_to);
-    add(
+    r.define("Tile", &["input", "multiples"], &[], tile);
+    r.define("BroadcastTo", &["input", "shape"], &[], broadcast_to);
+    r.define(
         "OneHot",
         &["indices", "depth", "on_value", "off_value"],
         &["axis"],
         one_hot,
     );
-    add("Range", &["start", "limit", "delta"], &[], range);
-    add("Transpose", &["x", "perm"], &[], transpose);
+    r.define("Range", &["start", "limit", "delta"], &[], range);
+    r.define("Transpose", &["x", "perm"], &[], transpose);
 }
 
 // ---------------------------------------------------------------------------

@@ -46,31 +46,25 @@ class LeakTrackingTest {
 
   @Test
   void theLoggedSiteNamesTheMethodThatMadeTheTensor() {
-    try (Warnings warnings = new Warnings()) {
-      EagerSession s =
-          EagerSession.options()
-              .resourceCleanupStrategy(ResourceCleanupStrategy.ON_SESSION_CLOSE)
-              .trackLeaks(true)
-              .build();
-      makeAnUnreleasedTensor(s);
-      s.close();
-      assertTrue(
-          warnings.any("makeAnUnreleasedTensor"), () -> "logged: " + warnings.messages);
-    }
+    assertLoggedAt("makeAnUnreleasedTensor", LeakTrackingTest::makeAnUnreleasedTensor);
   }
 
   @Test
   void anUnreleasedStringTensorIsLoggedWithItsSite() {
+    assertLoggedAt("makeAnUnreleasedString", LeakTrackingTest::makeAnUnreleasedString);
+  }
+
+  /** A session closed with what {@code make} left unreleased logs {@code site} as its origin. */
+  private static void assertLoggedAt(String site, java.util.function.Consumer<EagerSession> make) {
     try (Warnings warnings = new Warnings()) {
       EagerSession s =
           EagerSession.options()
               .resourceCleanupStrategy(ResourceCleanupStrategy.ON_SESSION_CLOSE)
               .trackLeaks(true)
               .build();
-      makeAnUnreleasedString(s);
+      make.accept(s);
       s.close();
-      assertTrue(
-          warnings.any("makeAnUnreleasedString"), () -> "logged: " + warnings.messages);
+      assertTrue(warnings.any(site), () -> "logged: " + warnings.messages);
     }
   }
 

@@ -189,20 +189,16 @@ public final class SessionCore extends NativeScope {
 
   /**
    * On the executor thread, after the hard limit refused a queued op's allocation: what {@link
-   * #retryAfterExhausted} does before its retry (collect and let the cleanup free what was
-   * unreachable), after which the executor retries the op once. False, and no retry, under
-   * ON_SESSION_CLOSE or once the session is closing.
+   * #retryAfterExhausted} does before its retry, after which the executor retries the op once.
+   * Rust asks only in sessions that signal pressure (never ON_SESSION_CLOSE). False, and no retry,
+   * once the session is closing.
    */
   private boolean relieveForQueuedOp() {
-    if (mode == Mode.ON_CLOSE || !tryEnter()) {
+    if (!tryEnter()) {
       return false;
     }
     try {
-      if (Collector.canCollect()) {
-        relieve(ptr);
-      } else {
-        safePoint(ptr); // only what the JVM's own collections found can be freed
-      }
+      relieveAtLimit(ptr);
       return true;
     } catch (RuntimeException e) {
       return false; // closed meanwhile: the op fails with its own error
@@ -378,15 +374,7 @@ public final class SessionCore extends NativeScope {
     if (mode == Mode.ON_CLOSE) {
       throw withStrategy(e);
     }
-    long freed;
-    if (!Collector.canCollect()) {
-      // Only what the JVM's own collections found can be freed.
-      long before = liveBytes(ptr);
-      safePoint(ptr);
-      freed = Math.max(0, before - liveBytes(ptr));
-    } else {
-      freed = relieve(ptr);
-    }
+    long freed = relieveAtLimit(ptr);
     try {
       return retry.get();
     } catch (RuntimeException again) {
@@ -395,6 +383,20 @@ public final class SessionCore extends NativeScope {
       }
       throw again;
     }
+  }
+
+  /**
+   * Before an allocation the hard limit refused is retried: collect and let the cleanup free what
+   * was unreachable, or, when no collection can be caused, free what the JVM's own collections
+   * found. Returns the bytes freed.
+   */
+  private long relieveAtLimit(long ptr) {
+    if (Collector.canCollect()) {
+      return relieve(ptr);
+    }
+    long before = liveBytes(ptr);
+    safePoint(ptr);
+    return Math.max(0, before - liveBytes(ptr));
   }
 
   private RuntimeException withStrategy(RuntimeException e) {

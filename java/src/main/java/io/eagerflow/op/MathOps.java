@@ -1,7 +1,6 @@
 package io.eagerflow.op;
 
 import io.eagerflow.Operand;
-import io.eagerflow.Output;
 import io.eagerflow.types.TBool;
 import io.eagerflow.types.TInt64;
 import io.eagerflow.types.TNumber;
@@ -633,8 +632,6 @@ public final class MathOps {
    * @throws NullPointerException if {@code inputs} or one of its elements is null
    */
   public <T extends TType> Operand<T> addN(Iterable<Operand<T>> inputs) {
-    Objects.requireNonNull(inputs, "inputs");
-    Output<?>[] list = Runner.outputs(inputs, "inputs");
-    return runner.builder(ADD_N).addInputList(list).build().output(0);
+    return runner.runList(ADD_N, inputs, "inputs");
   }
 }

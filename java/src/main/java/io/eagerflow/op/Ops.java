@@ -1226,12 +1226,7 @@ public final class Ops {
    * @throws NullPointerException if an argument or an element of {@code values} is null
    */
   public <T extends TType> Operand<T> stack(Iterable<Operand<T>> values, Stack.Options... options) {
-    Objects.requireNonNull(values, "values");
-    OpOption.checkAll(options);
-    Output<?>[] list = Runner.outputs(values, "values");
-    OperationBuilder b = runner.builder(PACK).addInputList(list);
-    OpOption.applyAll(b, options);
-    return b.build().output(0);
+    return runner.runList(PACK, values, "values", options);
   }
 
   /**

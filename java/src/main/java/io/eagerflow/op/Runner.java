@@ -97,6 +97,19 @@ final class Runner {
     return b.build().output(0);
   }
 
+  /**
+   * Runs {@code op} on the one list input {@code values} ({@code name} in messages) with {@code
+   * options}: {@code AddN}, {@code Pack}, {@code StringJoin}.
+   */
+  <T extends TType> Output<T> runList(
+      OpType op, Iterable<? extends Operand<?>> values, String name, OpOption... options) {
+    Objects.requireNonNull(values, name);
+    OpOption.checkAll(options);
+    OperationBuilder b = builder(op).addInputList(outputs(values, name));
+    OpOption.applyAll(b, options);
+    return b.build().output(0);
+  }
+
   /** A reduction of {@code input} along {@code axis}: {@code Sum}, {@code Mean} and the like. */
   <T extends TType> Output<T> reduce(
       OpType op, Operand<T> input, Operand<?> axis, OpOption[] options) {

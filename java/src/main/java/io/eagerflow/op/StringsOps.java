@@ -1,8 +1,6 @@
 package io.eagerflow.op;
 
 import io.eagerflow.Operand;
-import io.eagerflow.OperationBuilder;
-import io.eagerflow.Output;
 import io.eagerflow.types.TInt32;
 import io.eagerflow.types.TNumber;
 import io.eagerflow.types.TString;
@@ -38,12 +36,7 @@ public final class StringsOps {
    *     or two non-scalar inputs differ in shape
    */
   public Operand<TString> join(Iterable<Operand<TString>> inputs, StringJoin.Options... options) {
-    Objects.requireNonNull(inputs, "inputs");
-    OpOption.checkAll(options);
-    Output<?>[] list = Runner.outputs(inputs, "inputs");
-    OperationBuilder b = runner.builder(STRING_JOIN).addInputList(list);
-    OpOption.applyAll(b, options);
-    return b.build().output(0);
+    return runner.runList(STRING_JOIN, inputs, "inputs", options);
   }
 
   /**
