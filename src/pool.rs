@@ -8,13 +8,18 @@
 //! ([`idle_bytes`]) and released by [`trim`], and by [`fit_under`] when a
 //! session with a limit comes near it.
 //!
-//! Bounds: 256 MiB idle in all, 64 MiB (at least four buffers) per bucket, so
-//! that the batch a cleanup frees after a collection is reused, not faulted
-//! in afresh (with four per bucket, a loop of 1 MiB outputs freed 64 at a time
-//! hit the pool 6% of the time and ran 6x slower per op than one that frees
-//! each output at once).
+//! Bounds: idle bytes in all (per bucket the same, but at least four
+//! buffers) at most 256 MiB, or while sessions that free by collection are
+//! open, the largest of their [`BatchAllowance`]s: the batch a cleanup frees
+//! after a collection must be reused, not faulted in afresh (with four per
+//! bucket, a loop of 1 MiB outputs freed 64 at a time hit the pool 6% of the
+//! time and ran 6x slower per op than one that frees each output at once; on
+//! a 2 GiB Java heap, where a collection frees about 750 MiB, a 256 MiB pool
+//! left the loop between collections 2.5x slower than explicit release).
+//! Idle buffers only ever were live ones, so the pool never raises the
+//! process's footprint above what it already was; it delays giving it back.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -23,13 +28,8 @@ use crate::tensor::Storage;
 
 /// Buffers smaller than this come from the ordinary allocator.
 pub const MIN_POOLED_BYTES: usize = 1 << 20;
-/// Idle bytes the pool may hold.
+/// Idle bytes the pool may hold while no [`BatchAllowance`] asks for more.
 pub const MAX_IDLE_BYTES: u64 = 256 << 20;
-/// Idle bytes one bucket may hold (but at least [`MIN_PER_BUCKET`] buffers):
-/// enough for what a cleanup frees in one batch after a collection (about a
-/// GC trigger's worth, 64 MiB by default) to be reused rather than faulted
-/// in afresh.
-const MAX_BUCKET_BYTES: usize = 64 << 20;
 /// Idle buffers a bucket may hold whatever their size.
 const MIN_PER_BUCKET: usize = 4;
 /// log2 of the size classes per power of two.
@@ -38,12 +38,62 @@ const SUB_CLASS_BITS: u32 = 3;
 type Buckets = HashMap<(DataType, usize), Vec<Storage>>;
 static IDLE: Mutex<Option<Buckets>> = Mutex::new(None);
 static IDLE_BYTES: AtomicU64 = AtomicU64::new(0);
+/// The current bound on idle bytes: [`MAX_IDLE_BYTES`] or the largest
+/// allowance of an open session.
+static IDLE_LIMIT: AtomicU64 = AtomicU64::new(MAX_IDLE_BYTES);
+/// The allowances held now, as a multiset (bytes -> how many).
+static ALLOWANCES: Mutex<BTreeMap<u64, usize>> = Mutex::new(BTreeMap::new());
 static HITS: AtomicU64 = AtomicU64::new(0);
 static MISSES: AtomicU64 = AtomicU64::new(0);
 
 /// Bytes of idle buffers the pool holds.
 pub fn idle_bytes() -> u64 {
     IDLE_BYTES.load(Ordering::Relaxed)
+}
+
+/// The most idle bytes the pool holds now.
+pub fn idle_limit() -> u64 {
+    IDLE_LIMIT.load(Ordering::Relaxed)
+}
+
+/// What a session that frees in batches after collections lets the pool
+/// hold while it is open: about the bytes one collection frees (its pacing
+/// lets at most an eighth of its limit accumulate). Dropping it lowers the
+/// bound again and releases idle buffers above it.
+pub struct BatchAllowance(u64);
+
+impl BatchAllowance {
+    pub fn new(bytes: u64) -> BatchAllowance {
+        let mut all = ALLOWANCES.lock().unwrap_or_else(|p| p.into_inner());
+        *all.entry(bytes).or_default() += 1;
+        set_limit(&all);
+        BatchAllowance(bytes)
+    }
+}
+
+impl Drop for BatchAllowance {
+    fn drop(&mut self) {
+        let limit = {
+            let mut all = ALLOWANCES.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(n) = all.get_mut(&self.0) {
+                *n -= 1;
+                if *n == 0 {
+                    all.remove(&self.0);
+                }
+            }
+            set_limit(&all)
+        };
+        if idle_bytes() > limit {
+            trim_to(limit);
+        }
+    }
+}
+
+fn set_limit(all: &BTreeMap<u64, usize>) -> u64 {
+    let largest = all.keys().next_back().copied().unwrap_or(0);
+    let limit = largest.max(MAX_IDLE_BYTES);
+    IDLE_LIMIT.store(limit, Ordering::Relaxed);
+    limit
 }
 
 /// Requests for pooled sizes since the process started: `(hits, misses)`.
@@ -114,7 +164,8 @@ pub(crate) fn recycle(storage: Storage) {
     if size_class(cap) != cap {
         return;
     }
-    if IDLE_BYTES.load(Ordering::Relaxed) + bytes as u64 > MAX_IDLE_BYTES {
+    let limit = idle_limit();
+    if IDLE_BYTES.load(Ordering::Relaxed) + bytes as u64 > limit {
         return;
     }
     let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
@@ -122,7 +173,8 @@ pub(crate) fn recycle(storage: Storage) {
         .get_or_insert_with(HashMap::new)
         .entry((storage.dtype(), cap))
         .or_default();
-    if bucket.len() < (MAX_BUCKET_BYTES / bytes).max(MIN_PER_BUCKET) {
+    let per_bucket = usize::try_from(limit).unwrap_or(usize::MAX) / bytes;
+    if bucket.len() < per_bucket.max(MIN_PER_BUCKET) {
         bucket.push(storage);
         IDLE_BYTES.fetch_add(bytes as u64, Ordering::Relaxed);
     }
@@ -242,5 +294,32 @@ mod tests {
             .collect();
         assert_eq!(classes.len(), 9);
         assert_eq!(size_class(usize::MAX), usize::MAX);
+    }
+
+    #[test]
+    fn the_largest_open_allowance_bounds_the_idle_bytes() {
+        let _pool = TEST_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+        trim();
+        let one_mib_of_floats = || crate::Element::into_storage(vec![0f32; 1 << 18]);
+        let large = BatchAllowance::new(300 << 20);
+        let small = BatchAllowance::new(270 << 20);
+        assert!(idle_limit() >= 300 << 20);
+        for _ in 0..290 {
+            recycle(one_mib_of_floats());
+        }
+        assert_eq!(
+            idle_bytes(),
+            290 << 20,
+            "one bucket may take the whole bound"
+        );
+        drop(large);
+        assert!(
+            idle_bytes() <= idle_limit(),
+            "trimmed to the smaller allowance"
+        );
+        assert!(idle_bytes() >= 256 << 20);
+        drop(small);
+        assert!(idle_bytes() <= idle_limit());
+        trim();
     }
 }

@@ -113,6 +113,9 @@ pub struct Session {
     closed: AtomicBool,
     /// Set for an asynchronous session.
     executor: Option<Arc<Executor>>,
+    /// A session freed by collections lets the pool keep a collection's
+    /// batch; given back at close.
+    pool_allowance: Mutex<Option<crate::pool::BatchAllowance>>,
 }
 
 type Table = HandleTable<Entry>;
@@ -173,6 +176,14 @@ impl Session {
             }),
             closed: AtomicBool::new(false),
             executor: None,
+            // An eighth of the limit: as much garbage as pacing lets
+            // accumulate between collections (Java's SessionCore.maxHeadroom).
+            pool_allowance: Mutex::new(
+                options
+                    .max_bytes
+                    .filter(|_| options.gc_signals)
+                    .map(|cap| crate::pool::BatchAllowance::new(cap / 8)),
+            ),
         }
     }
 
@@ -485,6 +496,12 @@ impl Session {
         let all = self.table.close(FREED_AT_CLOSE);
         let n = all.len();
         drop(all);
+        drop(
+            self.pool_allowance
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take(),
+        );
         n
     }
 

@@ -143,6 +143,7 @@ class NativeMemoryExhaustionTest {
     public static void main(String[] args) {
       exactCountsAndTrim();
       aSessionNearItsCapKeepsNoIdleBuffersPastIt();
+      aCollectingSessionLetsThePoolKeepABatchUntilItCloses();
       System.out.println("pool checks passed");
     }
 
@@ -194,6 +195,41 @@ class NativeMemoryExhaustionTest {
         check(pooled > 0, "only what did not fit was released");
         check(held.shape().size() == 10 << 18, "held");
       }
+    }
+
+    /**
+     * What one collection frees at once (up to an eighth of the cap) waits in the pool while a
+     * session that frees by collections is open, and goes back to the 256 MiB bound at close; a
+     * session that never collects keeps the 256 MiB bound.
+     */
+    static void aCollectingSessionLetsThePoolKeepABatchUntilItCloses() {
+      NativeMemory.trim();
+      long bound = 256L << 20;
+      long batch = 400L << 20;
+      for (ResourceCleanupStrategy strategy : ResourceCleanupStrategy.values()) {
+        boolean collects = strategy != ResourceCleanupStrategy.ON_SESSION_CLOSE;
+        try (EagerSession s =
+            EagerSession.options()
+                .resourceCleanupStrategy(strategy)
+                .maxNativeBytes(4L << 30)
+                .gcTriggerBytes(Long.MAX_VALUE)
+                .build()) {
+          Ops tf = Ops.create(s);
+          Operand<?>[] outputs = new Operand<?>[(int) (batch >> 20)];
+          for (int i = 0; i < outputs.length; i++) {
+            outputs[i] = tf.zeros(tf.constant(new long[] {1 << 18}), TFloat32.class);
+          }
+          s.release(outputs);
+          long pooled = NativeMemory.pooledBytes();
+          check(
+              collects ? pooled == batch : pooled <= bound,
+              strategy + ": pooled " + pooled + " after freeing " + batch);
+        }
+        check(
+            NativeMemory.pooledBytes() <= bound,
+            strategy + ": pooled " + NativeMemory.pooledBytes() + " after close");
+      }
+      NativeMemory.trim();
     }
   }
 }

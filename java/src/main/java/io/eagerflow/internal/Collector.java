@@ -13,10 +13,12 @@ import java.util.List;
  * collection finds them; Java has no call for one, but filling what is left of Eden with
  * short-lived arrays causes one, at the cost of zeroing that memory. {@code System.gc()} is a full
  * collection, whose cost grows with the live heap (seconds with a 2 GiB heap of small objects) and
- * which {@code -XX:+DisableExplicitGC} turns off. Each request takes the method whose requests
- * cost less lately; until a method has run, its cost is predicted from typical rates (filling:
- * free Eden at 0.5 ns a byte; full: the heap outside Eden at 2 ns a byte). The loser is tried again now and
- * then when it was close. {@code System.gc()} also follows a young collection that freed nothing
+ * which {@code -XX:+DisableExplicitGC} turns off. Each request takes the method predicted to cost
+ * less: filling, the free Eden at the lowest cost per byte of the last four fills; a full
+ * collection, the lowest of the last four. Until a method has run, typical rates stand in
+ * (filling: 0.5 ns a byte; full: the heap outside Eden at 2 ns a byte). The lowest, not an
+ * average, because the dear outliers are one-time: a first fill faults in Eden pages, later ones
+ * reuse them. The loser is tried again now and then when it was close. {@code System.gc()} also follows a young collection that freed nothing
  * (the owners were old already), and is the only method on collectors without an Eden (ZGC,
  * Shenandoah). State is process-wide: the heap is.
  */
@@ -53,10 +55,15 @@ final class Collector {
       ManagementFactory.getGarbageCollectorMXBeans();
 
   // Measured costs; racy updates between sessions only blur an estimate.
-  /** What a request by each method cost lately, averaged; negative until one ran. */
-  private static volatile long youngNanos = -1;
+  /**
+   * Recent fills' cost per byte filled. The estimate is the lowest of them: a fill's first pass
+   * over Eden pages the JVM has not touched yet pays for faulting them in (seconds on some
+   * virtual machines), once, and must not make filling look dear for good.
+   */
+  private static final RecentCosts FILL_NANOS_PER_BYTE_SEEN = new RecentCosts();
+  /** Recent full collections' costs, lowest taken for the same reason. */
+  private static final RecentCosts FULL_NANOS_SEEN = new RecentCosts();
 
-  private static volatile long fullNanos = -1;
   /**
    * Every this many requests, the method that lost is tried again if it cost less than {@link
    * #RETRY_WITHIN} times the winner: costs drift as the heap and Eden change size.
@@ -88,8 +95,8 @@ final class Collector {
     if (GcFacts.explicitGcDisabled()) {
       return Method.YOUNG;
     }
-    double young = youngNanos >= 0 ? youngNanos : predictedFillNanos();
-    double full = fullNanos >= 0 ? fullNanos : predictedFullNanos();
+    double young = predictedFillNanos();
+    double full = FULL_NANOS_SEEN.lowest(predictedFullNanos());
     boolean youngWins = young <= full;
     double ratio = youngWins ? full / Math.max(1, young) : young / Math.max(1, full);
     boolean retryLoser = ratio < RETRY_WITHIN && CHOICES.incrementAndGet() % RETRY_EVERY == 0;
@@ -105,8 +112,26 @@ final class Collector {
     };
   }
 
-  private static long average(long previous, long nanos) {
-    return previous < 0 ? nanos : (previous + nanos) / 2;
+  /** The last few samples of a cost; thread-safe, as sessions on several threads may collect. */
+  private static final class RecentCosts {
+    private final double[] samples = new double[4];
+    private int count;
+
+    synchronized void add(double sample) {
+      samples[count++ % samples.length] = sample;
+    }
+
+    /** The lowest recent sample, or {@code otherwise} before the first. */
+    synchronized double lowest(double otherwise) {
+      if (count == 0) {
+        return otherwise;
+      }
+      double min = Double.MAX_VALUE;
+      for (int i = 0; i < Math.min(count, samples.length); i++) {
+        min = Math.min(min, samples[i]);
+      }
+      return min;
+    }
   }
 
   private static boolean fullCollection() {
@@ -115,7 +140,7 @@ final class Collector {
     System.gc();
     boolean ran = collectionCount() != before;
     if (ran) {
-      fullNanos = average(fullNanos, System.nanoTime() - start);
+      FULL_NANOS_SEEN.add(System.nanoTime() - start);
     }
     return ran;
   }
@@ -132,7 +157,8 @@ final class Collector {
 
   private static double predictedFillNanos() {
     MemoryUsage u = EDEN.getUsage();
-    return Math.max(0, u.getCommitted() - u.getUsed()) * FILL_NANOS_PER_BYTE;
+    long room = Math.max(CHUNK, u.getCommitted() - u.getUsed());
+    return room * FILL_NANOS_PER_BYTE_SEEN.lowest(FILL_NANOS_PER_BYTE);
   }
 
   /**
@@ -154,7 +180,7 @@ final class Collector {
         }
         filled += 16L * CHUNK;
         if (collectionCount() != before) {
-          youngNanos = average(youngNanos, System.nanoTime() - start);
+          FILL_NANOS_PER_BYTE_SEEN.add((System.nanoTime() - start) / (double) filled);
           return true;
         }
       }
