@@ -92,6 +92,8 @@ public final class SessionCore extends NativeScope {
   private long bytesFreedByRequests;
   private int fruitlessInARow;
   private long smoothedCost = -1;
+  private final long[] recentCosts = new long[3];
+  private int costCount;
   private long smoothedGrowth;
   private long smoothedMutatorNanos;
   private boolean pacingGaveUp;
@@ -632,14 +634,16 @@ public final class SessionCore extends NativeScope {
         pacingGaveUp = true;
         return Long.MAX_VALUE;
       }
-      // Averaged over the last few collections: one slow collection (a page-faulting first
-      // fill, a busy machine) should not swing the trigger from the floor to the ceiling.
-      if (smoothedCost < 0) {
-        smoothedCost = cost;
+      // One slow collection (a page-faulting first fill, a thread descheduled on a busy machine)
+      // must not swing the trigger from the floor to the ceiling: the cost is the median of the
+      // last three (an average of 8 ms collections with one of 60 ms let an empty heap's trigger
+      // reach 270 MiB); growth and mutator time are averaged.
+      recentCosts[costCount++ % recentCosts.length] = cost;
+      smoothedCost = typicalCost(recentCosts, Math.min(costCount, recentCosts.length));
+      if (costCount == 1) {
         smoothedGrowth = growth;
         smoothedMutatorNanos = mutatorNanos;
       } else {
-        smoothedCost = (smoothedCost + cost) / 2;
         smoothedGrowth = (smoothedGrowth + growth) / 2;
         smoothedMutatorNanos = (smoothedMutatorNanos + mutatorNanos) / 2;
       }
@@ -670,6 +674,23 @@ public final class SessionCore extends NativeScope {
     double next = liveAfter + headroom;
     long ceiling = Math.max(MIN_GC_TRIGGER_BYTES, cap - cap / 4);
     return (long) Math.max(MIN_GC_TRIGGER_BYTES, Math.min(next, ceiling));
+  }
+
+  /**
+   * The cost pacing plans with, from the last {@code n} (1 to 3) of {@code recent}: the median of
+   * three, the lower of two, or the one.
+   */
+  static long typicalCost(long[] recent, int n) {
+    if (n <= 1) {
+      return recent[0];
+    }
+    if (n == 2) {
+      return Math.min(recent[0], recent[1]);
+    }
+    long a = recent[0];
+    long b = recent[1];
+    long c = recent[2];
+    return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
   }
 
   /** The most garbage pacing lets accumulate between requests: an eighth of the cap. */

@@ -53,6 +53,19 @@ class GcPacingTest {
   }
 
   @Test
+  void oneSlowCollectionDoesNotMoveTheCostPacingPlansWith() {
+    long ms = 1_000_000L;
+    assertEquals(8 * ms, SessionCore.typicalCost(new long[] {8 * ms, 0, 0}, 1));
+    assertEquals(8 * ms, SessionCore.typicalCost(new long[] {60 * ms, 8 * ms, 0}, 2));
+    // Wherever the outlier sits among the last three, the median ignores it.
+    assertEquals(9 * ms, SessionCore.typicalCost(new long[] {60 * ms, 8 * ms, 9 * ms}, 3));
+    assertEquals(9 * ms, SessionCore.typicalCost(new long[] {8 * ms, 60 * ms, 9 * ms}, 3));
+    assertEquals(9 * ms, SessionCore.typicalCost(new long[] {9 * ms, 8 * ms, 60 * ms}, 3));
+    // Two slow ones in three are the new normal.
+    assertEquals(300 * ms, SessionCore.typicalCost(new long[] {300 * ms, 8 * ms, 320 * ms}, 3));
+  }
+
+  @Test
   void cgroupLimits(@TempDir Path dir) throws IOException {
     Path f = dir.resolve("memory.max");
     assertEquals(Long.MAX_VALUE, GcFacts.cgroupLimit(f), "missing file");
