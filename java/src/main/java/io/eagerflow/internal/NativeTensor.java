@@ -182,6 +182,55 @@ public final class NativeTensor {
   }
 
   /** Throws unless this tensor may be written (standalone and open). */
+  /** Copies every element into {@code dst}, a primitive array of this tensor's element type. */
+  public void read(Object dst) {
+    long id = enter();
+    try {
+      switch (dataType) {
+        case FLOAT -> Native.readFloats(id, handle, 0, (float[]) dst);
+        case DOUBLE -> Native.readDoubles(id, handle, 0, (double[]) dst);
+        case INT32 -> Native.readInts(id, handle, 0, (int[]) dst);
+        case INT64 -> Native.readLongs(id, handle, 0, (long[]) dst);
+        case UINT8 -> Native.readBytes(id, handle, 0, (byte[]) dst);
+        case BOOL -> Native.readBooleans(id, handle, 0, (boolean[]) dst);
+        case STRING -> throw new IllegalStateException("a STRING tensor is read by readStrings");
+      }
+    } finally {
+      exit();
+    }
+  }
+
+  /** Overwrites every element from {@code src}, a primitive array of the element type. */
+  public void write(Object src) {
+    long id = enter();
+    try {
+      switch (dataType) {
+        case FLOAT -> Native.writeFloats(id, handle, 0, (float[]) src);
+        case DOUBLE -> Native.writeDoubles(id, handle, 0, (double[]) src);
+        case INT32 -> Native.writeInts(id, handle, 0, (int[]) src);
+        case INT64 -> Native.writeLongs(id, handle, 0, (long[]) src);
+        case UINT8 -> Native.writeBytes(id, handle, 0, (byte[]) src);
+        case BOOL -> Native.writeBooleans(id, handle, 0, (boolean[]) src);
+        case STRING -> throw new IllegalStateException("STRING tensors are read-only");
+      }
+    } finally {
+      exit();
+    }
+  }
+
+  /**
+   * Every element of a STRING tensor: their bytes back to back; each one's length goes into
+   * {@code lengths}, which has one entry per element.
+   */
+  public byte[] readStrings(int[] lengths) {
+    long id = enter();
+    try {
+      return Native.readStrings(id, handle, lengths);
+    } finally {
+      exit();
+    }
+  }
+
   public void checkWritable() {
     checkOpen(); // a closed session's tensor says so, whatever the call
     if (owner != null) {

@@ -1,6 +1,5 @@
 package io.eagerflow.types;
 
-import io.eagerflow.internal.Native;
 import io.eagerflow.internal.NativeTensor;
 import java.nio.charset.Charset;
 import java.util.Arrays;
@@ -55,13 +54,7 @@ final class StringData {
           "a string tensor of shape " + shape + " does not fit in Java arrays");
     }
     int[] lengths = new int[length];
-    byte[] bytes;
-    long ptr = tensor.enter();
-    try {
-      bytes = Native.readStrings(ptr, tensor.handle(), lengths);
-    } finally {
-      tensor.exit();
-    }
+    byte[] bytes = tensor.readStrings(lengths);
     int[] starts = new int[length + 1];
     for (int i = 0; i < length; i++) {
       starts[i + 1] = starts[i] + lengths[i];

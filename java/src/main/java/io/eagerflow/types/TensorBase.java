@@ -1,7 +1,6 @@
 package io.eagerflow.types;
 
 import io.eagerflow.DataType;
-import io.eagerflow.internal.Native;
 import io.eagerflow.internal.NativeTensor;
 import io.eagerflow.internal.Shapes;
 import io.eagerflow.internal.TensorTypes;
@@ -178,21 +177,7 @@ final class TensorBase {
   }
 
   private void readNative(Object dst) {
-    long ptr = tensor.enter();
-    try {
-      long h = tensor.handle();
-      switch (dataType) {
-        case FLOAT -> Native.readFloats(ptr, h, 0, (float[]) dst);
-        case DOUBLE -> Native.readDoubles(ptr, h, 0, (double[]) dst);
-        case INT32 -> Native.readInts(ptr, h, 0, (int[]) dst);
-        case INT64 -> Native.readLongs(ptr, h, 0, (long[]) dst);
-        case UINT8 -> Native.readBytes(ptr, h, 0, (byte[]) dst);
-        case BOOL -> Native.readBooleans(ptr, h, 0, (boolean[]) dst);
-        case STRING -> throw new IllegalStateException("TString has its own storage");
-      }
-    } finally {
-      tensor.exit();
-    }
+    tensor.read(dst);
   }
 
   /** Overwrites every element from {@code src} (standalone tensors only). */
@@ -219,21 +204,7 @@ final class TensorBase {
   }
 
   private void writeNative(Object src) {
-    long ptr = tensor.enter();
-    try {
-      long h = tensor.handle();
-      switch (dataType) {
-        case FLOAT -> Native.writeFloats(ptr, h, 0, (float[]) src);
-        case DOUBLE -> Native.writeDoubles(ptr, h, 0, (double[]) src);
-        case INT32 -> Native.writeInts(ptr, h, 0, (int[]) src);
-        case INT64 -> Native.writeLongs(ptr, h, 0, (long[]) src);
-        case UINT8 -> Native.writeBytes(ptr, h, 0, (byte[]) src);
-        case BOOL -> Native.writeBooleans(ptr, h, 0, (boolean[]) src);
-        case STRING -> throw new IllegalStateException("TString has its own storage");
-      }
-    } finally {
-      tensor.exit();
-    }
+    tensor.write(src);
   }
 
   /** The element count as a Java array length. */
