@@ -1,7 +1,8 @@
 package io.eagerflow;
 
 import io.eagerflow.internal.OpInfo;
-import io.eagerflow.internal.SessionCore;
+import io.eagerflow.internal.NativeSession;
+import io.eagerflow.internal.OutputOwner;
 import io.eagerflow.types.TType;
 import org.tensorflow.ndarray.Shape;
 
@@ -9,7 +10,7 @@ import org.tensorflow.ndarray.Shape;
  * An op that has run: its type, name and outputs. Thread-safe and immutable (its name is set once,
  * before anyone else sees it).
  */
-final class EagerOperation implements Operation {
+final class EagerOperation implements Operation, OutputOwner {
   private final EagerSession session;
   private final String type;
   /** The name given at build or by {@code Ops.withName}; null for a generated one. */
@@ -49,35 +50,33 @@ final class EagerOperation implements Operation {
     this.outputs = new Output<?>[] {new Output<>(this, 0, handle, dataType, shape)};
   }
 
-  /**
-   * Registers the outputs with the calling thread's innermost scope on the session, if one is
-   * open, else with the cleanup strategy. Call while the session is entered.
-   */
-  EagerOperation track() {
+  @Override
+  public boolean adoptByScope() {
     EagerScope scope = session.scopes.current();
-    if (scope != null) {
-      scope.adopt(outputs);
-      return this;
+    if (scope == null) {
+      return false;
     }
-    SessionCore core = session.core();
-    if (outputs.length == 1) {
-      tracking = core.track(this, outputs[0].handle, null);
-    } else if (outputs.length > 1) {
-      long[] handles = new long[outputs.length];
-      for (int i = 0; i < handles.length; i++) {
-        handles[i] = outputs[i].handle;
-      }
-      tracking = core.track(this, 0, handles);
-    }
-    return this;
+    scope.adopt(outputs);
+    return true;
   }
 
-  /**
-   * Hands output {@code o}, kept out of the last scope that owned it, to the cleanup strategy.
-   * Call while the session is entered.
-   */
+  @Override
+  public int outputCount() {
+    return outputs.length;
+  }
+
+  @Override
+  public long outputHandle(int index) {
+    return outputs[index].handle;
+  }
+
+  @Override
+  public void tracked(Object token) {
+    tracking = token;
+  }
+
   void trackKept(Output<?> o) {
-    Object token = session.core().track(this, o.handle, null);
+    Object token = session.core().track(this, o.handle);
     if (token == null) {
       return;
     }
@@ -126,7 +125,7 @@ final class EagerOperation implements Operation {
     return session;
   }
 
-  SessionCore core() {
+  NativeSession core() {
     return session.core();
   }
 
@@ -148,7 +147,7 @@ final class EagerOperation implements Operation {
 
   private void checkOpen() {
     if (session.core().isClosed()) {
-      throw new IllegalStateException(SessionCore.CLOSED_MESSAGE);
+      throw new IllegalStateException(NativeSession.CLOSED_MESSAGE);
     }
   }
 
@@ -236,7 +235,7 @@ final class EagerOperation implements Operation {
   @SuppressWarnings("unchecked")
   public <T extends TType> Output<T> output(int index) {
     if (session.core().isClosed()) {
-      throw new IllegalStateException(SessionCore.CLOSED_MESSAGE);
+      throw new IllegalStateException(NativeSession.CLOSED_MESSAGE);
     }
     if (index < 0 || index >= outputs.length) {
       throw new IndexOutOfBoundsException(

@@ -1,7 +1,8 @@
 package io.eagerflow;
 
-import io.eagerflow.internal.Native;
-import io.eagerflow.internal.SessionCore;
+import io.eagerflow.internal.FreeCall;
+import io.eagerflow.internal.NativeCall;
+import io.eagerflow.internal.NativeSession;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -133,15 +134,7 @@ public final class EagerScope implements AutoCloseable {
       parent.add(o);
       return operand;
     }
-    SessionCore core = session.core();
-    core.enter();
-    try {
-      o.checkUsable();
-      o.scope = null;
-      ((EagerOperation) o.op()).trackKept(o);
-    } finally {
-      core.exit();
-    }
+    session.core().call(new Keep(o));
     return operand;
   }
 
@@ -160,7 +153,7 @@ public final class EagerScope implements AutoCloseable {
     if (closed) {
       return;
     }
-    SessionCore core = session.core();
+    NativeSession core = session.core();
     if (!core.isClosed() && !stack.isInnermost(this)) {
       throw new IllegalStateException(
           "EagerScope closed out of order: a scope opened inside it on thread '"
@@ -176,39 +169,68 @@ public final class EagerScope implements AutoCloseable {
     if (n == 0) {
       return;
     }
-    long ptr;
     try {
-      ptr = core.enter();
-    } catch (IllegalStateException sessionClosed) {
-      return; // the session's close freed them all
+      core.call(new FreeOwned(this, list, n));
+    } catch (IllegalStateException e) {
+      if (!core.isClosed()) {
+        throw e;
+      }
+      // The session's close freed them all.
     }
-    try {
-      // One native call: free for a single tensor, freeMany (one lock in Rust) for more.
-      long first = 0;
-      long[] handles = null;
-      int k = 0;
-      for (int i = 0; i < n; i++) {
-        Output<?> o = list[i];
-        if (o.scope == this && o.markFreedByScope()) {
-          if (k == 0) {
-            first = o.handle;
-          } else {
-            if (handles == null) {
-              handles = new long[n];
-              handles[0] = first;
-            }
-            handles[k] = o.handle;
-          }
-          k++;
+  }
+
+  /** Moves a kept output of the outermost scope to the session's tracking. */
+  private static final class Keep extends NativeCall<Void> {
+    private final Output<?> output;
+
+    Keep(Output<?> output) {
+      this.output = output;
+    }
+
+    @Override
+    protected boolean isSafePoint() {
+      return false;
+    }
+
+    @Override
+    protected void prepare(long sessionId) {
+      output.checkUsable();
+    }
+
+    @Override
+    protected long invoke(long sessionId) {
+      return 0;
+    }
+
+    @Override
+    protected Void result(long handle) {
+      output.scope = null;
+      output.operation().trackKept(output);
+      return null;
+    }
+  }
+
+  /** Frees, in one native call, the outputs a closing scope still owns. */
+  private static final class FreeOwned extends FreeCall {
+    private final EagerScope scope;
+    private final Output<?>[] owned;
+    private final int count;
+
+    FreeOwned(EagerScope scope, Output<?>[] owned, int count) {
+      super(false);
+      this.scope = scope;
+      this.owned = owned;
+      this.count = count;
+    }
+
+    @Override
+    protected void select() {
+      for (int i = 0; i < count; i++) {
+        Output<?> o = owned[i];
+        if (o.scope == scope && o.markFreedByScope()) {
+          free(o.handle);
         }
       }
-      if (k == 1) {
-        Native.free(ptr, first, Native.FREED_EXPLICITLY);
-      } else if (k > 1) {
-        Native.freeMany(ptr, handles, k, Native.FREED_EXPLICITLY);
-      }
-    } finally {
-      core.exit();
     }
   }
 

@@ -1,17 +1,17 @@
 package io.eagerflow;
 
+import io.eagerflow.internal.ConstantCall;
+import io.eagerflow.internal.FreeCall;
 import io.eagerflow.internal.LeakSites;
 import io.eagerflow.internal.LibraryCleaner;
-import io.eagerflow.internal.EncodedStrings;
-import io.eagerflow.internal.Native;
+import io.eagerflow.internal.NativeSession;
 import io.eagerflow.internal.NativeTensor;
+import io.eagerflow.internal.OpCall;
 import io.eagerflow.internal.OpInfo;
 import io.eagerflow.internal.SessionAccess;
-import io.eagerflow.internal.SessionCore;
 import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.types.TType;
 import java.lang.ref.Cleaner;
-import java.lang.ref.Reference;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.tensorflow.ndarray.Shape;
@@ -248,9 +248,8 @@ public final class EagerSession implements AutoCloseable {
      * nor above three quarters of {@link #maxNativeBytes}. So a small heap (cheap collections)
      * keeps native memory near 64 MiB, and a large live heap (costly collections) lets it grow,
      * within that eighth, instead of spending all the time collecting. Has no effect with a fixed
-     * {@link #gcTriggerBytes}. Default 0.6: at 0.5 a loaded machine's slower collections already
-     * let an empty heap's native peak pass 256 MiB; at 0.75 a large heap's collections came twice
-     * as often.
+     * {@link #gcTriggerBytes}. Default 0.6 ({@code docs/memory.md} has the measurements behind
+     * it).
      *
      * @throws IllegalArgumentException if {@code share} is not in (0, 1)
      */
@@ -287,7 +286,7 @@ public final class EagerSession implements AutoCloseable {
     }
   }
 
-  private final SessionCore core;
+  private final NativeSession core;
   private final ResourceCleanupStrategy strategy;
   private final boolean isDefault;
   private final Cleaner.Cleanable cleanable;
@@ -299,14 +298,14 @@ public final class EagerSession implements AutoCloseable {
   private EagerSession(Options options, boolean isDefault) {
     this.strategy = options.resourceCleanupStrategy;
     this.isDefault = isDefault;
-    SessionCore.Mode mode =
+    NativeSession.Mode mode =
         switch (strategy) {
-          case IN_BACKGROUND -> SessionCore.Mode.BACKGROUND;
-          case ON_SAFE_POINTS -> SessionCore.Mode.SAFE_POINTS;
-          case ON_SESSION_CLOSE -> SessionCore.Mode.ON_CLOSE;
+          case IN_BACKGROUND -> NativeSession.Mode.BACKGROUND;
+          case ON_SAFE_POINTS -> NativeSession.Mode.SAFE_POINTS;
+          case ON_SESSION_CLOSE -> NativeSession.Mode.ON_CLOSE;
         };
     this.core =
-        new SessionCore(
+        new NativeSession(
             options.maxNativeBytes > 0
                 ? options.maxNativeBytes
                 : io.eagerflow.internal.GcFacts.defaultMaxNativeBytes(),
@@ -366,7 +365,7 @@ public final class EagerSession implements AutoCloseable {
     return strategy;
   }
 
-  SessionCore core() {
+  NativeSession core() {
     return core;
   }
 
@@ -379,13 +378,8 @@ public final class EagerSession implements AutoCloseable {
    */
   public OperationBuilder opBuilder(String type, String name) {
     Objects.requireNonNull(type, "type");
-    long ptr = core.enter();
-    try {
-      core.safePoint(ptr);
-      return new EagerOperationBuilder(this, OpInfo.of(type), name);
-    } finally {
-      core.exit();
-    }
+    core.safePoint();
+    return new EagerOperationBuilder(this, OpInfo.of(type), name);
   }
 
   /**
@@ -398,27 +392,9 @@ public final class EagerSession implements AutoCloseable {
    * @throws IllegalStateException if this session, or an operand's session, is closed
    */
   public void release(Operand<?>... operands) {
-    long ptr = core.enter();
-    try {
-      Objects.requireNonNull(operands, "operands");
-      if (operands.length == 1) {
-        Output<?> o = releasable(operands, 0);
-        core.safePoint(ptr);
-        free(ptr, o);
-        return;
-      }
-      // Operand is an interface: ask each one once, and check them all before freeing any.
-      Output<?>[] outputs = new Output<?>[operands.length];
-      for (int i = 0; i < operands.length; i++) {
-        outputs[i] = releasable(operands, i);
-      }
-      core.safePoint(ptr);
-      for (Output<?> o : outputs) {
-        free(ptr, o);
-      }
-    } finally {
-      core.exit();
-    }
+    core.checkOpen();
+    Objects.requireNonNull(operands, "operands");
+    core.call(new Release(this, operands));
   }
 
   private Output<?> releasable(Operand<?>[] operands, int i) {
@@ -437,10 +413,42 @@ public final class EagerSession implements AutoCloseable {
     return o;
   }
 
-  private static void free(long ptr, Output<?> o) {
-    if (o.markReleased()) {
-      Native.free(ptr, o.handle, Native.FREED_EXPLICITLY);
-      o.operation().outputReleased();
+  /** Frees released outputs in one native call; a safe point. */
+  private static final class Release extends FreeCall {
+    private final EagerSession session;
+    private final Operand<?>[] operands;
+    private Output<?>[] outputs;
+    private boolean[] marked;
+
+    Release(EagerSession session, Operand<?>[] operands) {
+      super(true);
+      this.session = session;
+      this.operands = operands;
+    }
+
+    @Override
+    protected void select() {
+      // Operand is an interface: ask each one once, and check them all before freeing any.
+      outputs = new Output<?>[operands.length];
+      for (int i = 0; i < operands.length; i++) {
+        outputs[i] = session.releasable(operands, i);
+      }
+      marked = new boolean[outputs.length];
+      for (int i = 0; i < outputs.length; i++) {
+        if (outputs[i].markReleased()) {
+          marked[i] = true;
+          free(outputs[i].handle);
+        }
+      }
+    }
+
+    @Override
+    protected void freed() {
+      for (int i = 0; i < outputs.length; i++) {
+        if (marked[i]) {
+          outputs[i].operation().outputReleased();
+        }
+      }
     }
   }
 
@@ -461,9 +469,7 @@ public final class EagerSession implements AutoCloseable {
    * @throws IllegalStateException if the session is closed
    */
   public EagerScope newScope() {
-    if (core.isClosed()) {
-      throw new IllegalStateException(SessionCore.CLOSED_MESSAGE);
-    }
+    core.checkOpen();
     return scopes.push(this);
   }
 
@@ -484,15 +490,7 @@ public final class EagerSession implements AutoCloseable {
    * @throws IllegalStateException if the session is closed (also while waiting)
    */
   public void sync() {
-    long ptr = core.enter();
-    try {
-      core.safePoint(ptr);
-      if (core.isAsync()) {
-        Native.sync(ptr);
-      }
-    } finally {
-      core.exit();
-    }
+    core.sync();
   }
 
   /** Counters of this session's native tensors; after close, the final counts. */
@@ -529,7 +527,7 @@ public final class EagerSession implements AutoCloseable {
    * Frees a session: run by {@link #close()}, or by the library's cleaner for a session that
    * became unreachable without it, which is then reported.
    */
-  private record Forgotten(SessionCore core, AtomicBoolean closedByCaller, LeakSites.Site site)
+  private record Forgotten(NativeSession core, AtomicBoolean closedByCaller, LeakSites.Site site)
       implements Runnable {
     @Override
     public void run() {
@@ -549,67 +547,13 @@ public final class EagerSession implements AutoCloseable {
     @Override
     public <T extends TType> Output<T> constant(
         EagerSession session, DataType dataType, Shape shape, Object data) {
-      SessionCore core = session.core;
-      long ptr = core.enter();
-      try {
-        core.safePoint(ptr);
-        long[] dims = shape.asArray();
-        long raw;
-        try {
-          raw = fromArray(ptr, dataType, dims, data);
-        } catch (NativeMemoryExhaustedException e) {
-          raw = core.retryAfterExhausted(ptr, e, () -> fromArray(ptr, dataType, dims, data));
-        }
-        long handle = core.handle(ptr, raw);
-        return new EagerOperation(session, "Const", handle, dataType, shape).track().output(0);
-      } finally {
-        core.exit();
-      }
-    }
-
-    private static long fromArray(long ptr, DataType dataType, long[] dims, Object data) {
-      return switch (dataType) {
-        case FLOAT -> Native.fromFloats(ptr, dims, (float[]) data);
-        case DOUBLE -> Native.fromDoubles(ptr, dims, (double[]) data);
-        case INT32 -> Native.fromInts(ptr, dims, (int[]) data);
-        case INT64 -> Native.fromLongs(ptr, dims, (long[]) data);
-        case UINT8 -> Native.fromBytes(ptr, dims, (byte[]) data);
-        case BOOL -> Native.fromBooleans(ptr, dims, (boolean[]) data);
-        case STRING -> {
-          EncodedStrings s = (EncodedStrings) data;
-          yield Native.fromStrings(ptr, dims, s.bytes(), s.lengths());
-        }
-      };
+      return session.core.call(new Constant(session, dataType, shape, data)).output(0);
     }
 
     @Override
     public <T extends TType> Output<T> constantOf(EagerSession session, TType tensor) {
       NativeTensor source = TensorTypes.unwrap(tensor);
-      SessionCore core = session.core;
-      long ptr = core.enter();
-      try {
-        core.safePoint(ptr);
-        long sourcePtr = source.enter();
-        long handle;
-        try {
-          long raw;
-          try {
-            raw = Native.copyTensor(ptr, sourcePtr, source.handle());
-          } catch (NativeMemoryExhaustedException e) {
-            raw =
-                core.retryAfterExhausted(
-                    ptr, e, () -> Native.copyTensor(ptr, sourcePtr, source.handle()));
-          }
-          handle = core.handle(ptr, raw);
-        } finally {
-          source.exit();
-        }
-        return new EagerOperation(session, "Const", handle, source.dataType(), source.shape())
-            .track()
-            .output(0);
-      } finally {
-        core.exit();
-      }
+      return session.core.call(new Constant(session, source)).output(0);
     }
 
     @Override
@@ -638,29 +582,7 @@ public final class EagerSession implements AutoCloseable {
         }
         return b.build().output(0);
       }
-      SessionCore core = session.core;
-      long ptr = core.enter();
-      try {
-        core.safePoint(ptr);
-        x.checkUsable();
-        if (y != null) {
-          y.checkUsable();
-        }
-        long raw;
-        try {
-          raw = EagerOperationBuilder.executeSingle(ptr, op, x, y);
-        } catch (NativeMemoryExhaustedException e) {
-          raw =
-              core.retryAfterExhausted(
-                  ptr, e, () -> EagerOperationBuilder.executeSingle(ptr, op, x, y));
-        }
-        long handle = core.handle(ptr, raw);
-        return new EagerOperation(session, op.type(), handle, null, null).track().output(0);
-      } finally {
-        core.exit();
-        Reference.reachabilityFence(x);
-        Reference.reachabilityFence(y);
-      }
+      return session.core.call(new SingleOutput(session, op, x, y, null)).output(0);
     }
 
     @Override
@@ -668,80 +590,77 @@ public final class EagerSession implements AutoCloseable {
         EagerSession session, OpInfo op, Operand<?> input, DataType dataType, double value) {
       Output<?> x = input(input);
       if (x.session() != session) {
-        return runWithScalarOf(session, op, x, dataType, value);
+        EagerOperationBuilder.checkForeign(op.type(), x, "input");
       }
-      SessionCore core = session.core;
-      long ptr = core.enter();
-      try {
-        core.safePoint(ptr);
-        x.checkUsable();
-        int index = op.index();
-        int dtype = dataType.code();
-        long raw;
-        try {
-          raw = Native.executeWithScalar(ptr, index, x.handle, dtype, value);
-        } catch (NativeMemoryExhaustedException e) {
-          raw =
-              core.retryAfterExhausted(
-                  ptr, e, () -> Native.executeWithScalar(ptr, index, x.handle, dtype, value));
-        }
-        long handle = core.handle(ptr, raw);
-        return new EagerOperation(session, op.type(), handle, dataType, null).track().output(0);
-      } finally {
-        core.exit();
-        Reference.reachabilityFence(x);
-      }
-    }
-
-    /** {@link #runWithScalar} on an input of another session, which stays entered meanwhile. */
-    private static <T extends TType> Output<T> runWithScalarOf(
-        EagerSession session, OpInfo op, Output<?> x, DataType dataType, double value) {
-      EagerOperationBuilder.checkForeign(op.type(), x, "input");
-      SessionCore core = session.core;
-      long ptr = core.enter();
-      try {
-        core.safePoint(ptr);
-        long owner;
-        try {
-          owner = x.core().enter();
-        } catch (IllegalStateException e) {
-          EagerOperationBuilder.checkForeign(op.type(), x, "input");
-          throw e;
-        }
-        try {
-          x.checkUsable();
-          long[] in = {x.handle};
-          long[] owners = {owner};
-          int index = op.index();
-          int dtype = dataType.code();
-          long[] raw;
-          try {
-            raw = Native.executeMixed(ptr, index, in, owners, null, null, dtype, value);
-          } catch (NativeMemoryExhaustedException e) {
-            raw =
-                core.retryAfterExhausted(
-                    ptr,
-                    e,
-                    () -> Native.executeMixed(ptr, index, in, owners, null, null, dtype, value));
-          }
-          long handle = core.handle(ptr, raw[0]);
-          return new EagerOperation(session, op.type(), handle, dataType, null)
-              .track()
-              .output(0);
-        } finally {
-          x.core().exit();
-        }
-      } finally {
-        core.exit();
-        Reference.reachabilityFence(x);
-      }
+      SingleOutput call = new SingleOutput(session, op, x, null, dataType);
+      call.scalar(dataType, value);
+      return session.core.call(call).output(0);
     }
 
     private static Output<?> input(Operand<?> operand) {
-      // An Output is checked by checkUsable() below; other Operands may compute their output.
+      // An Output is checked by the call; other Operands may compute their output.
       return Objects.requireNonNull(operand, "input") instanceof Output<?> out
           ? out
           : operand.asOutput();
+    }
+  }
+
+  /** A constant made in the session's table, from an array or as a copy of a tensor. */
+  private static final class Constant extends ConstantCall<EagerOperation> {
+    private final EagerSession session;
+
+    Constant(EagerSession session, DataType dataType, Shape shape, Object data) {
+      super(dataType, shape, data);
+      this.session = session;
+    }
+
+    Constant(EagerSession session, NativeTensor source) {
+      super(source);
+      this.session = session;
+    }
+
+    @Override
+    protected EagerOperation result(long handle) {
+      return new EagerOperation(session, "Const", handle, dataType, shape);
+    }
+  }
+
+  /**
+   * An op with one output from one or two inputs, or one input and a scalar made natively (never
+   * stored or counted): the fast path of the op facade.
+   */
+  private static final class SingleOutput extends OpCall<EagerOperation> {
+    private final EagerSession session;
+    private final DataType dataType;
+
+    SingleOutput(EagerSession session, OpInfo op, Output<?> x, Output<?> y, DataType dataType) {
+      super(session.core, op);
+      this.session = session;
+      this.dataType = dataType;
+      addInput(x, x.handle, x.core());
+      if (y != null) {
+        addInput(y, y.handle, y.core());
+      }
+    }
+
+    void scalar(DataType type, double value) {
+      scalarInput(type.code(), value);
+    }
+
+    @Override
+    protected RuntimeException foreignInputClosed(int index, IllegalStateException e) {
+      // Only runWithScalar takes an input of another session here.
+      EagerOperationBuilder.checkForeign(op.type(), (Output<?>) inputOwner(index), "input");
+      return e;
+    }
+
+    @Override
+    protected EagerOperation outputs(long first, long[] all) {
+      if (all != null && all.length != 1) {
+        // Only multi-output ops come back with another count, and they never take this path.
+        throw new IllegalStateException(op.type() + " made " + all.length + " outputs, not one");
+      }
+      return new EagerOperation(session, op.type(), first, dataType, null);
     }
   }
 }

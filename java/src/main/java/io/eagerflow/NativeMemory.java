@@ -1,15 +1,13 @@
 package io.eagerflow;
 
-import io.eagerflow.internal.Native;
+import io.eagerflow.internal.ProcessMemory;
 
 /** Process-wide native memory: all sessions and standalone tensors together. */
 public final class NativeMemory {
   private NativeMemory() {}
 
   private static long read(int i) {
-    long[] out = new long[4];
-    Native.memoryStats(out);
-    return out[i];
+    return ProcessMemory.stats()[i];
   }
 
   /** Bytes held by live tensors' buffers. */
@@ -44,6 +42,6 @@ public final class NativeMemory {
    * @return the bytes released
    */
   public static long trim() {
-    return Native.trimPool();
+    return ProcessMemory.trimPool();
   }
 }

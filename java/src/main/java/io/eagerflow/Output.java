@@ -1,8 +1,8 @@
 package io.eagerflow;
 
-import io.eagerflow.internal.Native;
+import io.eagerflow.internal.DescribeCall;
 import io.eagerflow.internal.NativeTensor;
-import io.eagerflow.internal.SessionCore;
+import io.eagerflow.internal.NativeSession;
 import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.types.TType;
 import org.tensorflow.ndarray.Shape;
@@ -74,7 +74,7 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
     return op.session();
   }
 
-  SessionCore core() {
+  NativeSession core() {
     return op.core();
   }
 
@@ -95,7 +95,7 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
 
   private void checkSessionOpen() {
     if (op.core().isClosed()) {
-      throw new IllegalStateException(SessionCore.CLOSED_MESSAGE);
+      throw new IllegalStateException(NativeSession.CLOSED_MESSAGE);
     }
   }
 
@@ -127,8 +127,7 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
   }
 
   /** Fetches dtype and shape; {@code await}: wait for a pending output even if both are known. */
-  private void describe(long ptr, boolean await) {
-    long[] d = Native.describe(ptr, handle, await);
+  private void describe(long[] d) {
     long[] dims = new long[(int) d[1]];
     System.arraycopy(d, 2, dims, 0, dims.length);
     shape = Shape.of(dims);
@@ -137,14 +136,7 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
 
   private void ensureDescribed() {
     if (dataType == null || shape == null) {
-      SessionCore core = op.core();
-      long ptr = core.enter();
-      try {
-        checkUsable();
-        describe(ptr, false);
-      } finally {
-        core.exit();
-      }
+      describe(op.core().call(new DescribeCall(this, handle, true, false, false)));
     }
   }
 
@@ -175,24 +167,19 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
    */
   @Override
   public T asTensor() {
-    SessionCore core = op.core();
-    long ptr = core.enter();
-    try {
-      core.safePoint(ptr);
-      checkUsable();
-      T t = tensor;
-      if (t == null) {
-        // A value of an asynchronous session waits for its op (and throws if it failed).
-        if (dataType == null || shape == null || core.isAsync()) {
-          describe(ptr, true);
-        }
-        t = TensorTypes.wrap(NativeTensor.view(core, handle, shape, dataType, this));
-        tensor = t;
+    NativeSession core = op.core();
+    T t = tensor;
+    // A value of an asynchronous session waits for its op (and throws if it failed).
+    boolean describe = t == null && (dataType == null || shape == null || core.isAsync());
+    long[] d = core.call(new DescribeCall(this, handle, describe, true, true));
+    if (t == null) {
+      if (d != null) {
+        describe(d);
       }
-      return t;
-    } finally {
-      core.exit();
+      t = TensorTypes.wrap(NativeTensor.view(core, handle, shape, dataType, this));
+      tensor = t;
     }
+    return t;
   }
 
   @Override

@@ -12,7 +12,7 @@ import java.util.List;
  * Makes the JVM collect, the cheapest way it can. Outputs' Java owners die young, so a young
  * collection finds them; Java has no call for one, but filling what is left of Eden with
  * short-lived arrays causes one, at the cost of zeroing that memory. {@code System.gc()} is a full
- * collection, whose cost grows with the live heap (seconds with a 2 GiB heap of small objects) and
+ * collection, whose cost grows with the live heap (docs/memory.md) and
  * which {@code -XX:+DisableExplicitGC} turns off. Each request takes the method predicted to cost
  * less: filling, the free Eden at the lowest cost per byte of the last four fills; a full
  * collection, the lowest of the last four. Until a method has run, typical rates stand in
@@ -38,8 +38,8 @@ final class Collector {
   /** Until a fill has been timed: zeroing runs at several GB/s, so about 0.5 ns a byte. */
   private static final double FILL_NANOS_PER_BYTE = 0.5;
   /**
-   * Until a full collection has been timed: marking and compacting a heap of small objects ran at
-   * about 0.5 to 1 GB/s on the 2-core build machines, so 2 ns a byte.
+   * Until a full collection has been timed: marking and compacting a heap of small objects is
+   * several times slower than zeroing it (docs/memory.md).
    */
   private static final double FULL_NANOS_PER_BYTE = 2.0;
   /** What any full collection costs, however small the heap. */

@@ -82,6 +82,11 @@ public final class EncodedStrings {
     return new EncodedStrings(shape, bytes, lengths);
   }
 
+  /** {@code count} empty strings of {@code shape}. */
+  static EncodedStrings empty(Shape shape, int count) {
+    return new EncodedStrings(shape, new byte[0], new int[count]);
+  }
+
   public Shape shape() {
     return shape;
   }

@@ -2,23 +2,23 @@ package io.eagerflow.internal;
 
 import io.eagerflow.DataType;
 import java.lang.ref.Cleaner;
-import java.lang.ref.Reference;
 import java.lang.reflect.Array;
 import org.tensorflow.ndarray.Shape;
 
 /**
- * The native side of a typed tensor: its table, handle, shape and type, and what keeps it valid.
- * A standalone tensor owns its handle and frees it on {@link #close()} (or through the library's
- * {@link Cleaner} once unreachable); a view of an op output is read-only, keeps that output
- * reachable, and is freed with it.
+ * A native tensor as the typed tensor classes see it: a standalone tensor that owns its handle in
+ * the process-wide table (closed explicitly or by the library's cleaner once unreachable), or a
+ * read-only view of an op output that its {@link Owner} checks on every access. Every native call
+ * goes through its session's door.
  */
 public final class NativeTensor {
-  /** Checks that an op output may still be read; throws {@link IllegalStateException} if not. */
+  /** What a view checks before each access: the operand is unreleased, its session open. */
   public interface Owner {
+    /** @throws IllegalStateException if released or closed */
     void checkUsable();
   }
 
-  private final NativeScope scope;
+  private final NativeSession session;
   private final long handle;
   private final Shape shape;
   private final DataType dataType;
@@ -29,33 +29,15 @@ public final class NativeTensor {
   private volatile boolean closed;
 
   private NativeTensor(
-      NativeScope scope,
-      long handle,
-      Shape shape,
-      DataType dataType,
-      Owner owner) {
-    this.scope = scope;
+      NativeSession session, long handle, Shape shape, DataType dataType, Owner owner) {
+    this.session = session;
     this.handle = handle;
     this.shape = shape;
     this.dataType = dataType;
     this.owner = owner;
   }
 
-  /** A standalone tensor owning {@code handle} in the standalone table. */
-  public static NativeTensor standalone(long handle, Shape shape, DataType dataType) {
-    NativeTensor t = new NativeTensor(NativeScope.STANDALONE, handle, shape, dataType, null);
-    t.free = new FreeStandalone(handle, LeakSites.standaloneSite());
-    t.cleanable = LibraryCleaner.register(t, t.free);
-    return t;
-  }
-
-  /**
-   * A standalone tensor of {@code shape} filled with zeros of {@code dataType} (empty strings for
-   * STRING).
-   *
-   * @throws IllegalArgumentException if a dimension is unknown or negative, or the tensor would not
-   *     fit in a Java array
-   */
+  /** A standalone tensor of {@code shape}, filled with zeros (empty strings). */
   public static NativeTensor allocate(Shape shape, DataType dataType) {
     long n = Shapes.size(shape, "shape");
     if (n > Integer.MAX_VALUE - 8) {
@@ -63,93 +45,85 @@ public final class NativeTensor {
           "a " + dataType.name() + " tensor of shape " + shape + " is too large for a Java array");
     }
     int size = (int) n;
-    long[] dims = shape.asArray();
-    long handle =
+    Object zeros =
         switch (dataType) {
-          case FLOAT -> Native.fromFloats(0, dims, new float[size]);
-          case DOUBLE -> Native.fromDoubles(0, dims, new double[size]);
-          case INT32 -> Native.fromInts(0, dims, new int[size]);
-          case INT64 -> Native.fromLongs(0, dims, new long[size]);
-          case UINT8 -> Native.fromBytes(0, dims, new byte[size]);
-          case BOOL -> Native.fromBooleans(0, dims, new boolean[size]);
-          case STRING -> Native.fromStrings(0, dims, new byte[0], new int[size]);
+          case FLOAT -> new float[size];
+          case DOUBLE -> new double[size];
+          case INT32 -> new int[size];
+          case INT64 -> new long[size];
+          case UINT8 -> new byte[size];
+          case BOOL -> new boolean[size];
+          case STRING -> EncodedStrings.empty(shape, size);
         };
-    return standalone(handle, shape, dataType);
+    return NativeSession.STANDALONE.call(new Standalone(dataType, shape, zeros));
   }
 
   /**
-   * A standalone tensor of {@code shape} holding a copy of {@code data}, a primitive array of the
-   * element type of {@code dataType} with exactly {@code shape.size()} elements ({@link
-   * EncodedStrings} for STRING).
+   * A standalone tensor holding a copy of {@code data}, a primitive array of {@code shape.size()}
+   * elements (or {@link EncodedStrings}).
    *
-   * @throws IllegalArgumentException if a dimension is unknown or negative, or the array has
-   *     another length
+   * @throws IllegalArgumentException if the array's length is not the shape's size
    */
   public static NativeTensor fromArray(Shape shape, DataType dataType, Object data) {
     long size = Shapes.size(shape, "shape");
-    if (dataType == DataType.STRING) {
-      EncodedStrings s = (EncodedStrings) data;
-      return standalone(
-          Native.fromStrings(0, shape.asArray(), s.bytes(), s.lengths()), shape, dataType);
+    if (dataType != DataType.STRING) {
+      int length = Array.getLength(data);
+      if (size != length) {
+        throw new IllegalArgumentException(
+            "shape " + shape + " needs " + size + " elements but the array has " + length);
+      }
     }
-    int length = Array.getLength(data);
-    if (size != length) {
-      throw new IllegalArgumentException(
-          "shape " + shape + " needs " + size + " elements but the array has " + length);
-    }
-    long[] dims = shape.asArray();
-    long handle =
-        switch (dataType) {
-          case FLOAT -> Native.fromFloats(0, dims, (float[]) data);
-          case DOUBLE -> Native.fromDoubles(0, dims, (double[]) data);
-          case INT32 -> Native.fromInts(0, dims, (int[]) data);
-          case INT64 -> Native.fromLongs(0, dims, (long[]) data);
-          case UINT8 -> Native.fromBytes(0, dims, (byte[]) data);
-          case BOOL -> Native.fromBooleans(0, dims, (boolean[]) data);
-          case STRING -> throw new IllegalStateException("strings are handled above");
-        };
-    return standalone(handle, shape, dataType);
+    return NativeSession.STANDALONE.call(new Standalone(dataType, shape, data));
   }
 
-  /** A read-only view of op output {@code handle} of {@code scope}, keeping {@code owner} alive. */
+  private static final class Standalone extends ConstantCall<NativeTensor> {
+    Standalone(DataType dataType, Shape shape, Object data) {
+      super(dataType, shape, data);
+    }
+
+    @Override
+    protected NativeTensor result(long handle) {
+      NativeTensor t =
+          new NativeTensor(NativeSession.STANDALONE, handle, shape, dataType, null);
+      t.free = new FreeStandalone(handle, LeakSites.standaloneSite());
+      t.cleanable = LibraryCleaner.register(t, t.free);
+      return t;
+    }
+  }
+
+  /** A read-only view of an op output's tensor in {@code session}, checked by {@code owner}. */
   public static NativeTensor view(
-      NativeScope scope, long handle, Shape shape, DataType dataType, Owner owner) {
-    return new NativeTensor(scope, handle, shape, dataType, owner);
+      NativeSession session, long handle, Shape shape, DataType dataType, Owner owner) {
+    return new NativeTensor(session, handle, shape, dataType, owner);
   }
 
-  /** The table this tensor lives in. */
-  public NativeScope scope() {
-    return scope;
+  public NativeSession session() {
+    return session;
   }
 
   public long handle() {
     return handle;
   }
 
+  /** @throws IllegalStateException if closed or released */
   public Shape shape() {
-    checkOpen();
+    checkUsable();
     return shape;
   }
 
+  /** @throws IllegalStateException if closed or released */
   public DataType dataType() {
-    checkOpen();
+    checkUsable();
     return dataType;
   }
 
-  /** Whether this is a read-only view of an op output. */
+  /** Whether this is the read-only tensor of an op output. */
   public boolean isView() {
     return owner != null;
   }
 
-  /**
-   * Throws {@link IllegalStateException} if this tensor was closed, or its operand released or
-   * its session closed.
-   */
+  /** @throws IllegalStateException if closed, or its operand released or session closed */
   public void checkUsable() {
-    checkOpen();
-  }
-
-  private void checkOpen() {
     if (closed) {
       throw new IllegalStateException("Tensor has been closed");
     }
@@ -158,64 +132,23 @@ public final class NativeTensor {
     }
   }
 
-  /**
-   * Starts a native call on this tensor and returns its table's session id.
-   *
-   * @throws IllegalStateException if the tensor, its operand or its session is closed
-   */
-  public long enter() {
-    long ptr = scope.enter();
-    try {
-      checkOpen();
-    } catch (RuntimeException e) {
-      scope.exit();
-      throw e;
+  /** @throws UnsupportedOperationException on the read-only tensor of an op output */
+  public void checkWritable() {
+    checkUsable(); // a closed session's tensor says so, whatever the call
+    if (owner != null) {
+      throw new UnsupportedOperationException(
+          "the tensor of an op output is read-only; copy it into a standalone tensor to modify");
     }
-    return ptr;
   }
 
-  /** Ends a call started by {@link #enter()}; keeps this tensor reachable until here. */
-  public void exit() {
-    scope.exit();
-    Reference.reachabilityFence(this);
-    Reference.reachabilityFence(owner);
-  }
-
-  /** Throws unless this tensor may be written (standalone and open). */
   /** Copies every element into {@code dst}, a primitive array of this tensor's element type. */
   public void read(Object dst) {
-    long id = enter();
-    try {
-      switch (dataType) {
-        case FLOAT -> Native.readFloats(id, handle, 0, (float[]) dst);
-        case DOUBLE -> Native.readDoubles(id, handle, 0, (double[]) dst);
-        case INT32 -> Native.readInts(id, handle, 0, (int[]) dst);
-        case INT64 -> Native.readLongs(id, handle, 0, (long[]) dst);
-        case UINT8 -> Native.readBytes(id, handle, 0, (byte[]) dst);
-        case BOOL -> Native.readBooleans(id, handle, 0, (boolean[]) dst);
-        case STRING -> throw new IllegalStateException("a STRING tensor is read by readStrings");
-      }
-    } finally {
-      exit();
-    }
+    session.call(new Transfer(this, dst, false));
   }
 
   /** Overwrites every element from {@code src}, a primitive array of the element type. */
   public void write(Object src) {
-    long id = enter();
-    try {
-      switch (dataType) {
-        case FLOAT -> Native.writeFloats(id, handle, 0, (float[]) src);
-        case DOUBLE -> Native.writeDoubles(id, handle, 0, (double[]) src);
-        case INT32 -> Native.writeInts(id, handle, 0, (int[]) src);
-        case INT64 -> Native.writeLongs(id, handle, 0, (long[]) src);
-        case UINT8 -> Native.writeBytes(id, handle, 0, (byte[]) src);
-        case BOOL -> Native.writeBooleans(id, handle, 0, (boolean[]) src);
-        case STRING -> throw new IllegalStateException("STRING tensors are read-only");
-      }
-    } finally {
-      exit();
-    }
+    session.call(new Transfer(this, src, true));
   }
 
   /**
@@ -223,29 +156,102 @@ public final class NativeTensor {
    * {@code lengths}, which has one entry per element.
    */
   public byte[] readStrings(int[] lengths) {
-    long id = enter();
-    try {
-      return Native.readStrings(id, handle, lengths);
-    } finally {
-      exit();
+    return session.call(new ReadStrings(this, lengths));
+  }
+
+  /** A bulk copy between the tensor and a Java array; not a safe point. */
+  private static final class Transfer extends NativeCall<Void> {
+    private final NativeTensor tensor;
+    private final Object array;
+    private final boolean write;
+
+    Transfer(NativeTensor tensor, Object array, boolean write) {
+      this.tensor = tensor;
+      this.array = array;
+      this.write = write;
+    }
+
+    @Override
+    protected boolean isSafePoint() {
+      return false;
+    }
+
+    @Override
+    protected void prepare(long sessionId) {
+      tensor.checkUsable();
+    }
+
+    @Override
+    protected long invoke(long id) {
+      long h = tensor.handle;
+      if (write) {
+        switch (tensor.dataType) {
+          case FLOAT -> Native.writeFloats(id, h, 0, (float[]) array);
+          case DOUBLE -> Native.writeDoubles(id, h, 0, (double[]) array);
+          case INT32 -> Native.writeInts(id, h, 0, (int[]) array);
+          case INT64 -> Native.writeLongs(id, h, 0, (long[]) array);
+          case UINT8 -> Native.writeBytes(id, h, 0, (byte[]) array);
+          case BOOL -> Native.writeBooleans(id, h, 0, (boolean[]) array);
+          case STRING -> throw new IllegalStateException("STRING tensors are read-only");
+        }
+      } else {
+        switch (tensor.dataType) {
+          case FLOAT -> Native.readFloats(id, h, 0, (float[]) array);
+          case DOUBLE -> Native.readDoubles(id, h, 0, (double[]) array);
+          case INT32 -> Native.readInts(id, h, 0, (int[]) array);
+          case INT64 -> Native.readLongs(id, h, 0, (long[]) array);
+          case UINT8 -> Native.readBytes(id, h, 0, (byte[]) array);
+          case BOOL -> Native.readBooleans(id, h, 0, (boolean[]) array);
+          case STRING -> throw new IllegalStateException("a STRING tensor is read by readStrings");
+        }
+      }
+      return 0;
+    }
+
+    @Override
+    protected Void result(long handle) {
+      return null;
     }
   }
 
-  public void checkWritable() {
-    checkOpen(); // a closed session's tensor says so, whatever the call
-    if (owner != null) {
-      throw new UnsupportedOperationException(
-          "the tensor of an op output is read-only; copy it into a standalone tensor to modify");
+  private static final class ReadStrings extends NativeCall<byte[]> {
+    private final NativeTensor tensor;
+    private final int[] lengths;
+    private byte[] bytes;
+
+    ReadStrings(NativeTensor tensor, int[] lengths) {
+      this.tensor = tensor;
+      this.lengths = lengths;
+    }
+
+    @Override
+    protected boolean isSafePoint() {
+      return false;
+    }
+
+    @Override
+    protected void prepare(long sessionId) {
+      tensor.checkUsable();
+    }
+
+    @Override
+    protected long invoke(long id) {
+      bytes = Native.readStrings(id, tensor.handle, lengths);
+      return 0;
+    }
+
+    @Override
+    protected byte[] result(long handle) {
+      return bytes;
     }
   }
 
-  /** Describes the tensor without checking that it is open (for {@code toString}). */
   @Override
   public String toString() {
     return "tensor with shape " + shape;
   }
 
-  /** Frees a standalone tensor now; harmless on views and when repeated. */
+  /** Frees a standalone tensor now (twice is fine); a view is freed with its operand. */
   public void close() {
     if (owner != null || closed) {
       return;
@@ -255,7 +261,7 @@ public final class NativeTensor {
     cleanable.clean();
   }
 
-  /** Frees a standalone tensor: on close(), or by the cleaner once it is unreachable. */
+  /** Frees a standalone tensor: on close(), or on the cleaner's thread once unreachable. */
   private static final class FreeStandalone implements Runnable {
     private final long handle;
     private final LeakSites.Site site;
@@ -271,7 +277,14 @@ public final class NativeTensor {
       if (!explicit) {
         LeakSites.report(site, "freed by the cleaner once unreachable");
       }
-      Native.free(0, handle, explicit ? Native.FREED_EXPLICITLY : Native.FREED_BY_CLEANUP);
+      int reason = explicit ? Native.FREED_EXPLICITLY : Native.FREED_BY_CLEANUP;
+      NativeSession.STANDALONE.call(
+          new FreeCall(false, reason) {
+            @Override
+            protected void select() {
+              free(handle);
+            }
+          });
     }
   }
 }

@@ -27,7 +27,7 @@ final class TrackedSet {
     }
   }
 
-  void add(SessionCore.Tracked t) {
+  void add(Tracking.Tracked t) {
     int si = (int) (Thread.currentThread().getId() & (STRIPES - 1));
     Stripe s = stripes[si];
     synchronized (s) {
@@ -47,7 +47,7 @@ final class TrackedSet {
     }
   }
 
-  void remove(SessionCore.Tracked t) {
+  void remove(Tracking.Tracked t) {
     int si = t.stripe;
     if (si < 0) {
       return;
@@ -63,7 +63,7 @@ final class TrackedSet {
   }
 
   /** Passes every entry held at this moment to {@code action}; entries stay held. */
-  void forEach(Consumer<SessionCore.Tracked> action) {
+  void forEach(Consumer<Tracking.Tracked> action) {
     for (Stripe s : stripes) {
       Object[] held;
       synchronized (s) {
@@ -71,14 +71,14 @@ final class TrackedSet {
       }
       for (Object o : held) {
         if (o != null) {
-          action.accept((SessionCore.Tracked) o);
+          action.accept((Tracking.Tracked) o);
         }
       }
     }
   }
 
   /** Passes every entry still held to {@code action}, then forgets them all. */
-  void drainAll(Consumer<SessionCore.Tracked> action) {
+  void drainAll(Consumer<Tracking.Tracked> action) {
     for (Stripe s : stripes) {
       Object[] held;
       synchronized (s) {
@@ -90,7 +90,7 @@ final class TrackedSet {
       }
       for (Object o : held) {
         if (o != null) {
-          SessionCore.Tracked t = (SessionCore.Tracked) o;
+          Tracking.Tracked t = (Tracking.Tracked) o;
           t.stripe = -1;
           action.accept(t);
         }

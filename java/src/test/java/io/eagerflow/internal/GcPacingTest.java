@@ -16,17 +16,17 @@ class GcPacingTest {
   @Test
   void cheapCollectionsKeepTheFloor() {
     // 3 GiB/s of growth, 10 ms per collection, half the time: 30 MiB between collections.
-    long t = SessionCore.nextTrigger(2 * MIB, 3L << 30, 1_000_000_000L, 10_000_000L, 0.5, CAP);
+    long t = Relief.nextTrigger(2 * MIB, 3L << 30, 1_000_000_000L, 10_000_000L, 0.5, CAP);
     assertEquals(64 * MIB, t);
   }
 
   @Test
   void costlyCollectionsSpaceOut() {
     // Same growth, 0.2 s per collection, half the time: about 600 MiB between collections.
-    long t = SessionCore.nextTrigger(2 * MIB, 3L << 30, 1_000_000_000L, 200_000_000L, 0.5, CAP);
+    long t = Relief.nextTrigger(2 * MIB, 3L << 30, 1_000_000_000L, 200_000_000L, 0.5, CAP);
     assertTrue(t > 560 * MIB && t < 660 * MIB, "trigger " + (t / MIB) + " MiB");
     // A smaller share asks less often.
-    long t2 = SessionCore.nextTrigger(2 * MIB, 3L << 30, 1_000_000_000L, 200_000_000L, 0.4, CAP);
+    long t2 = Relief.nextTrigger(2 * MIB, 3L << 30, 1_000_000_000L, 200_000_000L, 0.4, CAP);
     assertTrue(t2 > t, t2 + " > " + t);
   }
 
@@ -34,35 +34,35 @@ class GcPacingTest {
   void garbageBetweenRequestsIsAtMostAnEighthOfTheCap() {
     // 1.5 s per collection would allow 1.5 GiB of garbage by time alone.
     long live = 2 * MIB;
-    long t = SessionCore.nextTrigger(live, 3L << 30, 1_000_000_000L, 1_500_000_000L, 0.5, CAP);
+    long t = Relief.nextTrigger(live, 3L << 30, 1_000_000_000L, 1_500_000_000L, 0.5, CAP);
     assertEquals(live + CAP / 8, t);
-    assertEquals(CAP / 8, SessionCore.maxHeadroom(CAP));
+    assertEquals(CAP / 8, Relief.maxHeadroom(CAP));
     // Never below the floor, however small the cap.
-    assertEquals(64 * MIB, SessionCore.maxHeadroom(128 * MIB));
+    assertEquals(64 * MIB, Relief.maxHeadroom(128 * MIB));
   }
 
   @Test
   void theTriggerStaysBelowTheCap() {
     long live = 5L << 30;
-    long t = SessionCore.nextTrigger(live, 3L << 30, 1_000_000L, 10_000_000_000L, 0.1, CAP);
+    long t = Relief.nextTrigger(live, 3L << 30, 1_000_000L, 10_000_000_000L, 0.1, CAP);
     assertEquals(CAP - CAP / 4, t);
     // What stays live counts: the trigger sits above it.
     live = 500 * MIB;
     assertEquals(
-        live + 64 * MIB, SessionCore.nextTrigger(live, 64 * MIB, 1_000_000_000L, 1_000_000_000L, 0.5, CAP));
+        live + 64 * MIB, Relief.nextTrigger(live, 64 * MIB, 1_000_000_000L, 1_000_000_000L, 0.5, CAP));
   }
 
   @Test
   void oneSlowCollectionDoesNotMoveTheCostPacingPlansWith() {
     long ms = 1_000_000L;
-    assertEquals(8 * ms, SessionCore.typicalCost(new long[] {8 * ms, 0, 0}, 1));
-    assertEquals(8 * ms, SessionCore.typicalCost(new long[] {60 * ms, 8 * ms, 0}, 2));
+    assertEquals(8 * ms, Relief.typicalCost(new long[] {8 * ms, 0, 0}, 1));
+    assertEquals(8 * ms, Relief.typicalCost(new long[] {60 * ms, 8 * ms, 0}, 2));
     // Wherever the outlier sits among the last three, the median ignores it.
-    assertEquals(9 * ms, SessionCore.typicalCost(new long[] {60 * ms, 8 * ms, 9 * ms}, 3));
-    assertEquals(9 * ms, SessionCore.typicalCost(new long[] {8 * ms, 60 * ms, 9 * ms}, 3));
-    assertEquals(9 * ms, SessionCore.typicalCost(new long[] {9 * ms, 8 * ms, 60 * ms}, 3));
+    assertEquals(9 * ms, Relief.typicalCost(new long[] {60 * ms, 8 * ms, 9 * ms}, 3));
+    assertEquals(9 * ms, Relief.typicalCost(new long[] {8 * ms, 60 * ms, 9 * ms}, 3));
+    assertEquals(9 * ms, Relief.typicalCost(new long[] {9 * ms, 8 * ms, 60 * ms}, 3));
     // Two slow ones in three are the new normal.
-    assertEquals(300 * ms, SessionCore.typicalCost(new long[] {300 * ms, 8 * ms, 320 * ms}, 3));
+    assertEquals(300 * ms, Relief.typicalCost(new long[] {300 * ms, 8 * ms, 320 * ms}, 3));
   }
 
   @Test

@@ -1,6 +1,5 @@
-package io.eagerflow.bench;
+package io.eagerflow.internal;
 
-import io.eagerflow.internal.Native;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -16,7 +15,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The native floor under {@link ScalarAddBenchmark}: the same scalar {@code AddV2} through the
+ * The native floor under {@link io.eagerflow.bench.ScalarAddBenchmark}: the same scalar {@code AddV2} through the
  * internal {@link Native} calls alone, with no session guard, operand objects or tracking. The
  * difference between the two is what the Java layers (facade, session, outputs) cost per op.
  */

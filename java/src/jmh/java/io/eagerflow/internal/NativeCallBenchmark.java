@@ -1,6 +1,5 @@
-package io.eagerflow.bench;
+package io.eagerflow.internal;
 
-import io.eagerflow.internal.Native;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,0 +1,73 @@
+package io.eagerflow.internal;
+
+import java.util.Arrays;
+
+/**
+ * A call that frees tensors of a session explicitly ({@code release}, a scope's close), in one
+ * native call however many there are. {@link #select} runs entered and names them with {@link
+ * #free}.
+ */
+public abstract class FreeCall extends NativeCall<Void> {
+  private final boolean safePoint;
+  private final int reason;
+  private long first;
+  private long[] handles;
+  private int count;
+
+  /** Frees explicitly; a safe point if {@code safePoint} ({@code release}, not a scope). */
+  protected FreeCall(boolean safePoint) {
+    this(safePoint, Native.FREED_EXPLICITLY);
+  }
+
+  FreeCall(boolean safePoint, int reason) {
+    this.safePoint = safePoint;
+    this.reason = reason;
+  }
+
+  @Override
+  protected final boolean isSafePoint() {
+    return safePoint;
+  }
+
+  /** Marks what is freed now (as released) and passes each handle to {@link #free}. */
+  protected abstract void select();
+
+  /** After the native call: what follows from the frees (untracking owners). */
+  protected void freed() {}
+
+  protected final void free(long handle) {
+    if (count == 0) {
+      first = handle;
+    } else {
+      if (handles == null) {
+        handles = new long[8];
+        handles[0] = first;
+      } else if (count == handles.length) {
+        handles = Arrays.copyOf(handles, count * 2);
+      }
+      handles[count] = handle;
+    }
+    count++;
+  }
+
+  @Override
+  protected final void prepare(long sessionId) {
+    select();
+  }
+
+  @Override
+  protected final long invoke(long sessionId) {
+    if (count == 1) {
+      Native.free(sessionId, first, reason);
+    } else if (count > 1) {
+      Native.freeMany(sessionId, handles, count, reason);
+    }
+    return 0;
+  }
+
+  @Override
+  protected final Void result(long handle) {
+    freed();
+    return null;
+  }
+}
