@@ -41,12 +41,18 @@ final class EagerOperation implements Operation, OutputOwner {
   }
 
   /** A one-output op whose type and shape are known (constants). */
-  EagerOperation(EagerSession session, String type, long handle, DataType dataType, Shape shape) {
+  EagerOperation(
+      EagerSession session,
+      String type,
+      String name,
+      long handle,
+      DataType dataType,
+      Shape shape) {
     this.session = session;
     this.type = type;
-    this.name = null;
+    this.name = name;
     this.inputLists = null;
-    this.number = session.core().nextOpNumber();
+    this.number = name == null ? session.core().nextOpNumber() : -1;
     this.outputs = new Output<?>[] {new Output<>(this, 0, handle, dataType, shape)};
   }
 

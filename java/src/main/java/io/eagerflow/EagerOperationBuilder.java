@@ -6,8 +6,6 @@ import io.eagerflow.internal.OpCall;
 import io.eagerflow.internal.OpInfo;
 import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.types.TType;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import org.tensorflow.ndarray.Shape;
 
@@ -19,18 +17,41 @@ import org.tensorflow.ndarray.Shape;
 final class EagerOperationBuilder extends OpCall<EagerOperation> implements OperationBuilder {
   private final EagerSession session;
   private final String name;
-  /** Every input, in order: kept for foreign-session messages and reachable until the call. */
-  private final List<Output<?>> inputs = new ArrayList<>(4);
-  /** Tensor attributes: reachable until the call returned. */
-  private List<TType> tensorAttrs;
   /** The first attribute name the op does not have; build() throws for it. */
   private String unknownAttr;
   private boolean built;
+  /** The dtype of the only output, when known before the call (an op with a scalar input). */
+  private DataType outputType;
 
   EagerOperationBuilder(EagerSession session, OpInfo op, String name) {
     super(session.core(), op);
     this.session = session;
     this.name = name;
+  }
+
+  /**
+   * The op facade's call of an op without attributes on one input or two ({@code y} may be null),
+   * checked when it runs; a builder that takes nothing more.
+   */
+  static EagerOperationBuilder of(EagerSession session, OpInfo op, Output<?> x, Output<?> y) {
+    EagerOperationBuilder b = new EagerOperationBuilder(session, op, null);
+    b.built = true;
+    b.addInput(x, x.handle, x.core());
+    if (y != null) {
+      b.addInput(y, y.handle, y.core());
+    }
+    return b;
+  }
+
+  /**
+   * Adds, as the last input, a scalar of {@code type} holding {@code value}, made natively and
+   * never stored or counted ({@code zeros} and {@code ones} as {@code Fill}); the only output has
+   * dtype {@code type}.
+   */
+  EagerOperationBuilder withScalar(DataType type, double value) {
+    scalarInput(type.code(), value);
+    outputType = type;
+    return this;
   }
 
   /** Called first by every public method. */
@@ -71,9 +92,7 @@ final class EagerOperationBuilder extends OpCall<EagerOperation> implements Oper
   @Override
   public OperationBuilder addInput(Output<?> input) {
     checkNotBuilt();
-    NativeSession from = checkInput(input, "input");
-    inputs.add(input);
-    addInput(input, input.handle, from);
+    addInput(input, input.handle, checkInput(input, "input"));
     return this;
   }
 
@@ -88,17 +107,13 @@ final class EagerOperationBuilder extends OpCall<EagerOperation> implements Oper
       from[i] = checkInput(list[i], "input list element");
       handles[i] = list[i].handle;
     }
-    for (Output<?> o : list) {
-      inputs.add(o);
-    }
     addInputList(list, handles, from);
     return this;
   }
 
   @Override
   protected RuntimeException foreignInputClosed(int index, IllegalStateException e) {
-    Output<?> in = inputs.get(index);
-    checkForeign(op.type(), in, "input"); // closed meanwhile: say so
+    checkForeign(op.type(), (Output<?>) inputOwner(index), "input"); // closed meanwhile: say so
     return e;
   }
 
@@ -213,10 +228,6 @@ final class EagerOperationBuilder extends OpCall<EagerOperation> implements Oper
     }
     tensor.shape(); // throws if closed or released
     attrTensor(attrId(name), tensor);
-    if (tensorAttrs == null) {
-      tensorAttrs = new ArrayList<>(1);
-    }
-    tensorAttrs.add(value);
     return this;
   }
 
@@ -236,7 +247,8 @@ final class EagerOperationBuilder extends OpCall<EagerOperation> implements Oper
 
   @Override
   protected EagerOperation outputs(long first, long[] all) {
-    long[] handles = all != null ? all : new long[] {first};
-    return new EagerOperation(session, op.type(), name, handles, inputLists());
+    return all == null
+        ? new EagerOperation(session, op.type(), name, first, outputType, null)
+        : new EagerOperation(session, op.type(), name, all, inputLists());
   }
 }

@@ -134,7 +134,8 @@ public final class EagerScope implements AutoCloseable {
       parent.add(o);
       return operand;
     }
-    session.core().call(new Keep(o));
+    Keep keep = new Keep(o);
+    session.core().call(keep);
     return operand;
   }
 
@@ -170,7 +171,8 @@ public final class EagerScope implements AutoCloseable {
       return;
     }
     try {
-      core.call(new FreeOwned(this, list, n));
+      FreeOwned free = new FreeOwned(this, list, n);
+      core.call(free);
     } catch (IllegalStateException e) {
       if (!core.isClosed()) {
         throw e;

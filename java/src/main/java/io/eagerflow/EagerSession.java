@@ -6,7 +6,6 @@ import io.eagerflow.internal.LeakSites;
 import io.eagerflow.internal.LibraryCleaner;
 import io.eagerflow.internal.NativeSession;
 import io.eagerflow.internal.NativeTensor;
-import io.eagerflow.internal.OpCall;
 import io.eagerflow.internal.OpInfo;
 import io.eagerflow.internal.SessionAccess;
 import io.eagerflow.internal.TensorTypes;
@@ -394,7 +393,8 @@ public final class EagerSession implements AutoCloseable {
   public void release(Operand<?>... operands) {
     core.checkOpen();
     Objects.requireNonNull(operands, "operands");
-    core.call(new Release(this, operands));
+    Release release = new Release(this, operands);
+    core.call(release);
   }
 
   private Output<?> releasable(Operand<?>[] operands, int i) {
@@ -582,7 +582,7 @@ public final class EagerSession implements AutoCloseable {
         }
         return b.build().output(0);
       }
-      return session.core.call(new SingleOutput(session, op, x, y, null)).output(0);
+      return session.core.call(EagerOperationBuilder.of(session, op, x, y)).output(0);
     }
 
     @Override
@@ -592,9 +592,8 @@ public final class EagerSession implements AutoCloseable {
       if (x.session() != session) {
         EagerOperationBuilder.checkForeign(op.type(), x, "input");
       }
-      SingleOutput call = new SingleOutput(session, op, x, null, dataType);
-      call.scalar(dataType, value);
-      return session.core.call(call).output(0);
+      EagerOperationBuilder call = EagerOperationBuilder.of(session, op, x, null);
+      return session.core.call(call.withScalar(dataType, value)).output(0);
     }
 
     private static Output<?> input(Operand<?> operand) {
@@ -621,46 +620,7 @@ public final class EagerSession implements AutoCloseable {
 
     @Override
     protected EagerOperation result(long handle) {
-      return new EagerOperation(session, "Const", handle, dataType, shape);
-    }
-  }
-
-  /**
-   * An op with one output from one or two inputs, or one input and a scalar made natively (never
-   * stored or counted): the fast path of the op facade.
-   */
-  private static final class SingleOutput extends OpCall<EagerOperation> {
-    private final EagerSession session;
-    private final DataType dataType;
-
-    SingleOutput(EagerSession session, OpInfo op, Output<?> x, Output<?> y, DataType dataType) {
-      super(session.core, op);
-      this.session = session;
-      this.dataType = dataType;
-      addInput(x, x.handle, x.core());
-      if (y != null) {
-        addInput(y, y.handle, y.core());
-      }
-    }
-
-    void scalar(DataType type, double value) {
-      scalarInput(type.code(), value);
-    }
-
-    @Override
-    protected RuntimeException foreignInputClosed(int index, IllegalStateException e) {
-      // Only runWithScalar takes an input of another session here.
-      EagerOperationBuilder.checkForeign(op.type(), (Output<?>) inputOwner(index), "input");
-      return e;
-    }
-
-    @Override
-    protected EagerOperation outputs(long first, long[] all) {
-      if (all != null && all.length != 1) {
-        // Only multi-output ops come back with another count, and they never take this path.
-        throw new IllegalStateException(op.type() + " made " + all.length + " outputs, not one");
-      }
-      return new EagerOperation(session, op.type(), first, dataType, null);
+      return new EagerOperation(session, "Const", null, handle, dataType, shape);
     }
   }
 }
