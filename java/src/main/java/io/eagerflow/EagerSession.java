@@ -60,9 +60,9 @@ import org.tensorflow.ndarray.Shape;
  *
  * <p>Asynchronous sessions ({@link Options#async(boolean) async(true)}): building an op with one
  * output checks what needs no values (the op exists, its inputs' number and layout, its
- * attributes' names, that its inputs are live) and, for the common ops (element-wise arithmetic,
- * comparisons and logical ops, {@code MatMul}, {@code Reshape} with a constant shape, {@code Cast},
- * unary math and activations), what their inputs' dtypes and shapes decide, throwing from {@code
+ * attributes' names, that its inputs are live) and, for the ops with build-time inference (the
+ * list is in the README's "Asynchronous sessions" section), what their inputs' dtypes and shapes
+ * decide, throwing from {@code
  * build()} the exception and message a synchronous session would; inputs still pending count with
  * the dtype and shape inferred when their own op was built. It then queues the op on the session's
  * executor thread and returns at once; ops with several outputs ({@code split}, {@code unstack}, the cross-entropy
