@@ -1,6 +1,5 @@
 package io.eagerflow.codegen;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -30,10 +29,13 @@ final class Template {
     this.lines = text.lines().toList();
   }
 
-  /** The template with {@code type}'s variables and flags (or none, if null) filled in. */
-  String render(ElementType type) {
+  /**
+   * The template with {@code type}'s variables and flags (or none, if null) filled in; {@code
+   * //#each} blocks repeat over {@code all}.
+   */
+  String render(List<ElementType> all, ElementType type) {
     StringBuilder out = new StringBuilder();
-    int end = block(0, type, true, out);
+    int end = block(all, 0, type, true, out);
     if (end != lines.size()) {
       throw error(end, "unmatched " + lines.get(end).trim());
     }
@@ -44,7 +46,8 @@ final class Template {
    * Renders lines from {@code from} up to the first unmatched {@code //#else} or {@code //#end},
    * whose index it returns, appending them to {@code out} if {@code keep}.
    */
-  private int block(int from, ElementType type, boolean keep, StringBuilder out) {
+  private int block(
+      List<ElementType> all, int from, ElementType type, boolean keep, StringBuilder out) {
     int i = from;
     while (i < lines.size()) {
       String line = lines.get(i);
@@ -66,15 +69,15 @@ final class Template {
           throw error(i, "unknown flag " + flag);
         }
         boolean holds = type.flags().contains(negated ? flag.substring(1) : flag) != negated;
-        int next = block(i + 1, type, keep && holds, out);
+        int next = block(all, i + 1, type, keep && holds, out);
         if (next < lines.size() && lines.get(next).trim().equals("//#else")) {
-          next = block(next + 1, type, keep && !holds, out);
+          next = block(all, next + 1, type, keep && !holds, out);
         }
         i = closing(next, "//#if") + 1;
       } else if (directive.equals("//#each")) {
         int next = i + 1;
-        for (ElementType each : ElementType.ALL) {
-          next = block(i + 1, each, keep, out);
+        for (ElementType each : all) {
+          next = block(all, i + 1, each, keep, out);
         }
         i = closing(next, "//#each") + 1;
       } else {

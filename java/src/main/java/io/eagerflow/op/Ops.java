@@ -11,7 +11,6 @@ import io.eagerflow.types.TNumber;
 import io.eagerflow.types.TType;
 import java.util.List;
 import java.util.Objects;
-import org.tensorflow.ndarray.Shape;
 
 /**
  * The entry point to ops, in TensorFlow Java's style: {@code Ops tf = Ops.create(session)}, then

@@ -21,7 +21,8 @@ import org.tensorflow.ndarray.buffer.DataBuffer;
 /**
  * The constant methods of {@link Ops} written by hand (strings, shapes, snapshots of tensors,
  * numbers of a class) and the tensors of one value ({@code fill}, {@code zeros}, {@code ones}); and
- * the checks the generated per-type overloads ({@code OpsTypedConstants}) share. Public methods of this package-private class are public methods of {@code Ops}.
+ * the checks the generated per-type overloads ({@code OpsTypedConstants}) share. Public methods of
+ * this package-private class are public methods of {@code Ops}.
  */
 abstract class OpsConstants {
   private static final OpType FILL = new OpType("Fill");

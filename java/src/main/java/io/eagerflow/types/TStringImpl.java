@@ -42,7 +42,8 @@ final class TStringImpl extends DenseNdArray<String> implements TString {
   @Override
   public NdArray<byte[]> asBytes() {
     data.check();
-    return NdArrays.wrap(data.shape, new StringTensorBuffer<byte[]>(data, null, 0, data.bufferSize()));
+    return NdArrays.wrap(
+        data.shape, new StringTensorBuffer<byte[]>(data, null, 0, data.bufferSize()));
   }
 
   /** The dimensions. @throws IllegalStateException if closed or released */
