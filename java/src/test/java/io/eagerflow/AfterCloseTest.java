@@ -185,22 +185,22 @@ class AfterCloseTest {
   }
 
   /**
-   * Whether bridge {@code m} only makes a public method of a package-private superclass callable
-   * (javac adds such bridges to Ops for the constants its hidden superclasses declare), rather than
-   * forwarding a generic signature to a typed method the walk calls anyway.
+   * The method of a package-private superclass that bridge {@code m} only makes callable (javac
+   * adds such bridges to Ops for the constants its hidden superclasses declare), or null if {@code
+   * m} forwards a generic signature to a typed method the walk calls anyway.
    */
-  private static boolean isVisibilityBridge(Method m) {
+  private static Method visibilityBridgeTarget(Method m) {
     for (Class<?> c = m.getDeclaringClass().getSuperclass(); c != null; c = c.getSuperclass()) {
       for (Method s : c.getDeclaredMethods()) {
         if (!s.isBridge()
             && s.getName().equals(m.getName())
             && s.getReturnType() == m.getReturnType()
             && Arrays.equals(s.getParameterTypes(), m.getParameterTypes())) {
-          return true;
+          return s;
         }
       }
     }
-    return false;
+    return null;
   }
 
   /** Calls each public instance method of {@code target}; lists those that did not throw. */
@@ -208,14 +208,16 @@ class AfterCloseTest {
       Fixtures f, Object target, Class<?> api, String label, List<String> wrong, int[] count) {
     for (Method m : api.getMethods()) {
       if (Modifier.isStatic(m.getModifiers())
-          || (m.isBridge() && !isVisibilityBridge(m)) // the typed method it forwards to is walked
+          || (m.isBridge() && visibilityBridgeTarget(m) == null) // its typed method is walked
           || m.getDeclaringClass() == Object.class
           || OBJECT_METHODS.contains(m.getName())
           || READABLE.contains(label + "." + m.getName())) {
         continue;
       }
       Object[] args = Arrays.stream(m.getParameterTypes()).map(f::arg).toArray();
-      java.lang.reflect.Type[] generic = m.getGenericParameterTypes();
+      // A bridge's parameter types are erased; the method it makes callable has them.
+      Method declared = m.isBridge() ? visibilityBridgeTarget(m) : m;
+      java.lang.reflect.Type[] generic = declared.getGenericParameterTypes();
       for (int i = 0; i < args.length; i++) {
         // String constants take NdArray<String> and DataBuffer<String>, not the numeric ones.
         if (generic[i].getTypeName().endsWith("<java.lang.String>")) {
