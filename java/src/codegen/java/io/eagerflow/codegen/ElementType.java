@@ -42,7 +42,8 @@ record ElementType(Map<String, String> variables, Set<String> flags) {
       List<String> cells = Arrays.stream(line.split("\\|", -1)).map(String::strip).toList();
       if (header == null) {
         if (!cells.equals(COLUMNS)) {
-          throw new IllegalArgumentException(name + ":" + lineNumber + ": columns must be " + COLUMNS);
+          throw new IllegalArgumentException(
+              name + ":" + lineNumber + ": columns must be " + COLUMNS);
         }
         header = cells;
         continue;

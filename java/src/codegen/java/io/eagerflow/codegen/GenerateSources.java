@@ -17,8 +17,8 @@ import java.util.stream.Stream;
  * Writes what repeats per element type into the main source set: the typed tensor interfaces, their
  * implementations and buffers, and the per-type constant overloads of {@code Ops}, each from one
  * template in {@code java/src/codegen/templates} and the element type table there ({@code
- * element-types.table}). The output
- * is formatted with google-java-format, so it is already what {@code gradle formatJava} would make.
+ * element-types.table}). The output is formatted with google-java-format, so it is already what
+ * {@code gradle formatJava} would make.
  *
  * <p>Usage: {@code GenerateSources TEMPLATES SOURCE_ROOT [--check]}. With {@code --check} nothing
  * is written: it exits with status 1, listing the files, if any generated file under {@code
