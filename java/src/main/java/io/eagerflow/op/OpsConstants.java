@@ -7,6 +7,7 @@ import io.eagerflow.internal.EncodedStrings;
 import io.eagerflow.internal.Shapes;
 import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.types.TBool;
+import io.eagerflow.types.TInt32;
 import io.eagerflow.types.TInt64;
 import io.eagerflow.types.TNumber;
 import io.eagerflow.types.TString;
