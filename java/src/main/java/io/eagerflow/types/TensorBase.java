@@ -25,13 +25,13 @@ final class TensorBase {
   // deadlock against this initializer.
   static {
     TensorTypes.registerUnwrapper(TensorBase::unwrap);
-    TensorTypes.register(DataType.FLOAT, TFloat32.class, t -> new TFloat32(t));
-    TensorTypes.register(DataType.DOUBLE, TFloat64.class, t -> new TFloat64(t));
-    TensorTypes.register(DataType.INT32, TInt32.class, t -> new TInt32(t));
-    TensorTypes.register(DataType.INT64, TInt64.class, t -> new TInt64(t));
-    TensorTypes.register(DataType.UINT8, TUint8.class, t -> new TUint8(t));
-    TensorTypes.register(DataType.BOOL, TBool.class, t -> new TBool(t));
-    TensorTypes.register(DataType.STRING, TString.class, t -> new TString(t));
+    TensorTypes.register(DataType.FLOAT, TFloat32.class, t -> new TFloat32Impl(t));
+    TensorTypes.register(DataType.DOUBLE, TFloat64.class, t -> new TFloat64Impl(t));
+    TensorTypes.register(DataType.INT32, TInt32.class, t -> new TInt32Impl(t));
+    TensorTypes.register(DataType.INT64, TInt64.class, t -> new TInt64Impl(t));
+    TensorTypes.register(DataType.UINT8, TUint8.class, t -> new TUint8Impl(t));
+    TensorTypes.register(DataType.BOOL, TBool.class, t -> new TBoolImpl(t));
+    TensorTypes.register(DataType.STRING, TString.class, t -> new TStringImpl(t));
   }
 
   final NativeTensor tensor;
@@ -54,34 +54,22 @@ final class TensorBase {
     this.length = n > Integer.MAX_VALUE - 8 ? -1 : (int) n;
   }
 
-  /** The native tensor behind one of this package's tensors, with its writes flushed. */
-  private static NativeTensor unwrap(Object t) {
-    if (t instanceof TString s) {
-      return s.data.tensor; // read-only on the Java side: nothing to flush
-    }
-    TensorBase base = baseOf(t);
-    if (base == null) {
-      return null;
-    }
-    base.flush();
-    return base.tensor;
+  /** What each typed tensor implementation (other than TString's) gives this class. */
+  interface Holder {
+    TensorBase base();
   }
 
-  static TensorBase baseOf(Object t) {
-    if (t instanceof TFloat32 x) {
-      return x.base;
-    } else if (t instanceof TFloat64 x) {
-      return x.base;
-    } else if (t instanceof TInt32 x) {
-      return x.base;
-    } else if (t instanceof TInt64 x) {
-      return x.base;
-    } else if (t instanceof TUint8 x) {
-      return x.base;
-    } else if (t instanceof TBool x) {
-      return x.base;
+  /** The native tensor behind one of this package's tensors, with its writes flushed. */
+  private static NativeTensor unwrap(Object t) {
+    if (t instanceof TStringImpl s) {
+      return s.data.tensor; // read-only on the Java side: nothing to flush
     }
-    return null;
+    if (!(t instanceof Holder h)) {
+      return null;
+    }
+    TensorBase base = h.base();
+    base.flush();
+    return base.tensor;
   }
 
   /** Allocates a standalone tensor of {@code shape} filled with zeros of the given type. */

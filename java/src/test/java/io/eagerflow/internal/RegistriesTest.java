@@ -116,14 +116,14 @@ class RegistriesTest {
     expected.add("first set: refused");
     expected.add("first unwrapper: refused");
     expected.add("first register: refused");
-    expected.add("works: 4.0 TFloat32 TFloat32");
+    expected.add("works: 4.0 TFloat32 TFloat32Impl");
     expected.add("second set: refused");
     expected.add("second unwrapper: refused");
     for (DataType d : DataType.values()) {
       expected.add("second register " + d + ": refused");
     }
     expected.add("access: library");
-    expected.add("works: 4.0 TFloat32 TFloat32");
+    expected.add("works: 4.0 TFloat32 TFloat32Impl");
     assertEquals(expected, r.lines(), r.describe());
   }
 }
