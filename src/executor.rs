@@ -22,13 +22,13 @@
 //! [`sync`](Executor::sync) is kept for it. [`shutdown`](Executor::shutdown)
 //! cancels what has not started and waits for the job that has.
 //!
-//! The queue is an unbounded channel behind a counting [`Gate`]: a bounded
+//! The queue is an unbounded channel behind a counting `Gate`: a bounded
 //! channel preallocates every slot when it is made, so its memory followed
 //! the capacity asked for (and a large one aborted the process); this one
 //! allocates as ops are queued. The capacity is checked against
 //! [`MAX_QUEUE_CAPACITY`] before anything is made. What a queued op holds
 //! until it is dropped is counted on its session's account as held bytes
-//! (see [`Executor::enqueue`]).
+//! (see [`Executor::admit`]).
 
 use std::fmt::Display;
 use std::panic::AssertUnwindSafe;
@@ -48,8 +48,8 @@ use crate::tensor::Tensor;
 /// The most ops an asynchronous session may hold queued
 /// (`EagerSession.Options.MAX_ASYNC_QUEUE_CAPACITY` in Java). 64 times the
 /// default: one executor thread gains nothing from a building thread that
-/// runs further ahead, and a full queue's bookkeeping at this bound stays
-/// within [`ADMITTED_ENTRY_BYTES`] times it.
+/// runs further ahead, and what a full queue at this bound may hold past the
+/// session's limit stays within [`ADMITTED_ENTRY_BYTES`] times it (64 MiB).
 pub const MAX_QUEUE_CAPACITY: usize = 1 << 16;
 
 /// A queued op whose bookkeeping is estimated at no more than this is queued
