@@ -3,8 +3,8 @@
 //! Building an op validates what needs no values (and what its inputs'
 //! dtypes and shapes decide, see `ops::infer`), stores a [`Promise`] with
 //! the inferred dtype and shape under the output's handle and sends a
-//! [`Job`] down a bounded `crossbeam-channel` queue (a full queue blocks the
-//! sender: backpressure). One thread per session, a Java daemon thread that
+//! [`Job`] down the session's queue (a full queue blocks the sender:
+//! backpressure). One thread per session, a Java daemon thread that
 //! calls [`Executor::run_with`] through JNI,
 //! runs the jobs in the order they were sent; since a handle exists only once
 //! its op was sent, every job finds its inputs settled. A read of a pending
@@ -21,20 +21,92 @@
 //! every op reading it passes on; the first failure since the previous
 //! [`sync`](Executor::sync) is kept for it. [`shutdown`](Executor::shutdown)
 //! cancels what has not started and waits for the job that has.
+//!
+//! The queue is an unbounded channel behind a counting `Gate`: a bounded
+//! channel preallocates every slot when it is made, so its memory followed
+//! the capacity asked for (and a large one aborted the process); this one
+//! allocates as ops are queued. The capacity is checked against
+//! [`MAX_QUEUE_CAPACITY`] before anything is made. What a queued op holds
+//! until it is dropped is counted on its session's account as held bytes
+//! (see [`Executor::admit`]).
 
+use std::fmt::Display;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
-use crossbeam_channel::{Receiver, SendTimeoutError, Sender, TrySendError};
+use crossbeam_channel::{Receiver, Sender};
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::memory::MemoryAccount;
+use crate::memory::{MemoryAccount, ScratchGuard};
 use crate::ops::{Attrs, Meta, Registry};
 use crate::sessions::CLOSED_MESSAGE;
 use crate::tensor::Tensor;
+
+/// The most ops an asynchronous session may hold queued
+/// (`EagerSession.Options.MAX_ASYNC_QUEUE_CAPACITY` in Java). 64 times the
+/// default: one executor thread gains nothing from a building thread that
+/// runs further ahead, and what a full queue at this bound may hold past the
+/// session's limit stays within [`ADMITTED_ENTRY_BYTES`] times it (64 MiB).
+pub const MAX_QUEUE_CAPACITY: usize = 1 << 16;
+
+/// A queued op whose bookkeeping is estimated at no more than this is queued
+/// even when its session is at its limit: an asynchronous build fails for
+/// memory when its op runs, not when it is built. A larger one (long input or
+/// attribute lists) is refused at build like a kernel temporary.
+pub const ADMITTED_ENTRY_BYTES: u64 = 1 << 10;
+
+/// `requested` as a queue capacity, or the error that names the option, the
+/// value and the bound.
+pub fn queue_capacity<T>(requested: T) -> Result<usize>
+where
+    T: Copy + Display,
+    usize: TryFrom<T>,
+{
+    usize::try_from(requested)
+        .ok()
+        .filter(|c| (1..=MAX_QUEUE_CAPACITY).contains(c))
+        .ok_or_else(|| {
+            Error::invalid(format!(
+                "asyncQueueCapacity must be between 1 and {MAX_QUEUE_CAPACITY}, got {requested}"
+            ))
+        })
+}
+
+/// An estimate of the heap bytes a job of these parts holds while queued
+/// beyond what others count (its inputs' buffers are their sessions'): its
+/// channel slot, its output's promise and its own copies of the caller's
+/// lists and attributes.
+pub fn entry_bytes(
+    inputs: &SmallVec<[Entry; 4]>,
+    list_lens: Option<&[i32]>,
+    attrs: &Attrs,
+    meta: &Meta,
+) -> u64 {
+    use std::mem::size_of;
+    let slot = size_of::<Msg>() + size_of::<usize>();
+    let promise = size_of::<Promise>()
+        + 2 * size_of::<usize>()
+        + meta
+            .shape
+            .as_ref()
+            .map_or(0, |s| s.len() * size_of::<usize>());
+    let inputs = if inputs.spilled() {
+        inputs.capacity() * size_of::<Entry>()
+    } else {
+        0
+    };
+    let lens = list_lens.map_or(0, std::mem::size_of_val);
+    (slot + promise + inputs + lens + attrs.heap_bytes()) as u64
+}
+
+/// The count of what one queued job holds (see [`Executor::admit`]), given
+/// back when the job is dropped.
+pub struct Admission {
+    _held: ScratchGuard,
+}
 
 /// What a session's handle names: a tensor, or the promise of an op's output.
 #[derive(Clone)]
@@ -194,7 +266,8 @@ impl Drop for Job {
 }
 
 enum Msg {
-    Run(Job),
+    /// A job and the count of what it holds, given back when both drop.
+    Run(Job, Admission),
     Barrier(Sender<()>),
     Stop,
 }
@@ -206,10 +279,91 @@ enum RunState {
     Stopped,
 }
 
+/// Counts queued jobs against the capacity, so that an unbounded channel
+/// (whose memory follows what it holds) still makes a full queue block the
+/// sender. Taking a place is one compare-and-swap; giving one back is one
+/// subtraction, plus a wake-up only when a sender waits.
+struct Gate {
+    capacity: usize,
+    taken: AtomicUsize,
+    waiters: AtomicUsize,
+    lock: Mutex<()>,
+    room: Condvar,
+}
+
+impl Gate {
+    fn new(capacity: usize) -> Gate {
+        Gate {
+            capacity,
+            taken: AtomicUsize::new(0),
+            waiters: AtomicUsize::new(0),
+            lock: Mutex::new(()),
+            room: Condvar::new(),
+        }
+    }
+
+    fn try_take(&self) -> bool {
+        let mut n = self.taken.load(Ordering::SeqCst);
+        while n < self.capacity {
+            match self
+                .taken
+                .compare_exchange_weak(n, n + 1, Ordering::SeqCst, Ordering::SeqCst)
+            {
+                Ok(_) => return true,
+                Err(actual) => n = actual,
+            }
+        }
+        false
+    }
+
+    /// Takes a place, waiting while there is none; false once `cancelled`.
+    fn take(&self, cancelled: &AtomicBool) -> bool {
+        if self.try_take() {
+            return true;
+        }
+        let mut guard = lock(&self.lock);
+        // Announced before looking again: either that look sees a place
+        // given back, or the thread giving it back sees a waiter and wakes
+        // it (under the lock, which this thread holds until it waits).
+        self.waiters.fetch_add(1, Ordering::SeqCst);
+        let took = loop {
+            if cancelled.load(Ordering::SeqCst) {
+                break false;
+            }
+            if self.try_take() {
+                break true;
+            }
+            // The timeout only bounds what a missed cancellation costs.
+            guard = self
+                .room
+                .wait_timeout(guard, Duration::from_millis(20))
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        };
+        self.waiters.fetch_sub(1, Ordering::SeqCst);
+        took
+    }
+
+    fn give_back(&self) {
+        self.taken.fetch_sub(1, Ordering::SeqCst);
+        if self.waiters.load(Ordering::SeqCst) > 0 {
+            drop(lock(&self.lock));
+            self.room.notify_one();
+        }
+    }
+
+    /// Wakes every waiting sender (to see a cancellation).
+    fn wake_all(&self) {
+        drop(lock(&self.lock));
+        self.room.notify_all();
+    }
+}
+
 /// A session's queue and the state of the thread that drains it.
 pub struct Executor {
     tx: Sender<Msg>,
     rx: Receiver<Msg>,
+    gate: Gate,
     run_state: Mutex<RunState>,
     stopped: Condvar,
     cancelled: AtomicBool,
@@ -221,42 +375,66 @@ fn closed() -> Error {
 }
 
 impl Executor {
-    /// An executor whose queue holds at most `capacity` ops (at least one).
-    pub fn new(capacity: usize) -> Arc<Executor> {
-        let (tx, rx) = crossbeam_channel::bounded(capacity.max(1));
-        Arc::new(Executor {
+    /// An executor whose queue holds at most `capacity` ops, from 1 to
+    /// [`MAX_QUEUE_CAPACITY`]; no memory is set aside for them up front.
+    pub fn new(capacity: usize) -> Result<Arc<Executor>> {
+        let capacity = queue_capacity(capacity)?;
+        let (tx, rx) = crossbeam_channel::unbounded();
+        Ok(Arc::new(Executor {
             tx,
             rx,
+            gate: Gate::new(capacity),
             run_state: Mutex::new(RunState::NotStarted),
             stopped: Condvar::new(),
             cancelled: AtomicBool::new(false),
             first_error: Mutex::new(None),
+        }))
+    }
+
+    /// Counts `bytes` (a job's [`entry_bytes`]) on `account` as held bytes
+    /// until the job is dropped, so tensors and temporaries cannot use that
+    /// room; called before the job's output gets a handle, so a refusal
+    /// leaves nothing behind. A job of at most [`ADMITTED_ENTRY_BYTES`] is
+    /// counted even past the limit (a full queue holds at most capacity
+    /// times that): an asynchronous op fails for memory when it runs, not
+    /// when it is built. A larger one is refused past the limit, with the
+    /// limit's error, as a kernel's temporary is.
+    pub fn admit(account: &Arc<MemoryAccount>, bytes: u64) -> Result<Admission> {
+        Ok(Admission {
+            _held: if bytes <= ADMITTED_ENTRY_BYTES {
+                account.hold_scratch(bytes)
+            } else {
+                account.reserve_scratch(bytes)?
+            },
         })
     }
 
     /// Queues `job`, blocking while the queue is full; fails (dropping the
     /// job, which settles its promise) once the executor was shut down.
-    pub fn enqueue(&self, job: Job) -> Result<()> {
-        self.send(Msg::Run(job))
+    pub fn enqueue(&self, job: Job, admission: Admission) -> Result<()> {
+        if !self.gate.take(&self.cancelled) {
+            return Err(closed());
+        }
+        self.send(Msg::Run(job, admission))
     }
 
+    /// Sends without waiting: the gate bounds jobs; a barrier or a stop
+    /// needs no place.
     fn send(&self, msg: Msg) -> Result<()> {
-        // The common case takes no clock reading.
-        let mut msg = match self.tx.try_send(msg) {
-            Ok(()) => return self.sent(),
-            Err(TrySendError::Full(m)) => m,
-            Err(TrySendError::Disconnected(_)) => return Err(closed()),
-        };
-        loop {
-            if self.cancelled.load(Ordering::SeqCst) {
-                return Err(closed());
-            }
-            match self.tx.send_timeout(msg, Duration::from_millis(20)) {
-                Ok(()) => return self.sent(),
-                Err(SendTimeoutError::Timeout(m)) => msg = m,
-                Err(SendTimeoutError::Disconnected(_)) => return Err(closed()),
-            }
+        // Only fails once the receiver is gone, which this executor holds.
+        if let Err(e) = self.tx.send(msg) {
+            self.discard(e.into_inner());
+            return Err(closed());
         }
+        self.sent()
+    }
+
+    /// Drops a message taken off (or never put on) the queue.
+    fn discard(&self, msg: Msg) {
+        if let Msg::Run(..) = msg {
+            self.gate.give_back();
+        }
+        drop(msg);
     }
 
     /// After a send: a message that raced with [`shutdown`](Self::shutdown)
@@ -271,14 +449,14 @@ impl Executor {
         Ok(())
     }
 
-    /// Ops queued and not yet taken by the executor.
+    /// Ops queued (or being queued) and not yet taken by the executor.
     pub fn queued(&self) -> usize {
-        self.rx.len()
+        self.gate.taken.load(Ordering::SeqCst)
     }
 
     /// The queue's bound.
     pub fn capacity(&self) -> usize {
-        self.tx.capacity().unwrap_or(0)
+        self.gate.capacity
     }
 
     /// [`run_with`](Self::run_with) with no way to relieve memory pressure.
@@ -313,13 +491,16 @@ impl Executor {
         let _stopping = Stopping(self);
         while let Ok(msg) = self.rx.recv() {
             match msg {
-                Msg::Run(job) => {
+                Msg::Run(job, held) => {
+                    self.gate.give_back();
                     if !self.cancelled.load(Ordering::SeqCst) {
                         // Job::run catches kernel panics; this keeps the
                         // loop alive whatever else might panic.
                         let _ =
                             std::panic::catch_unwind(AssertUnwindSafe(|| job.run(self, relieve)));
                     }
+                    drop(job);
+                    drop(held);
                 }
                 Msg::Barrier(done) => {
                     let _ = done.send(());
@@ -356,6 +537,7 @@ impl Executor {
     /// one running, and stops the executor. Idempotent.
     pub fn shutdown(&self) {
         self.cancelled.store(true, Ordering::SeqCst);
+        self.gate.wake_all();
         let running = {
             let mut s = lock(&self.run_state);
             if *s == RunState::NotStarted {
@@ -366,10 +548,13 @@ impl Executor {
         self.drain();
         if running {
             // The executor drops the jobs it takes from now on. A sender's
-            // drain (see `sent`) may take a Stop: offer one until it stops.
+            // drain (see `sent`) may take a Stop: offer one whenever the
+            // queue is empty until it stops.
             let mut s = lock(&self.run_state);
             while *s == RunState::Running {
-                let _ = self.tx.try_send(Msg::Stop);
+                if self.rx.is_empty() {
+                    let _ = self.tx.send(Msg::Stop);
+                }
                 s = self
                     .stopped
                     .wait_timeout(s, Duration::from_millis(20))
@@ -382,7 +567,7 @@ impl Executor {
 
     fn drain(&self) {
         while let Ok(msg) = self.rx.try_recv() {
-            drop(msg);
+            self.discard(msg);
         }
     }
 }
@@ -390,6 +575,7 @@ impl Executor {
 impl Drop for Executor {
     fn drop(&mut self) {
         self.cancelled.store(true, Ordering::SeqCst);
+        self.gate.wake_all();
         self.drain();
     }
 }

@@ -194,6 +194,19 @@ impl MemoryAccount {
     }
 }
 
+impl MemoryAccount {
+    /// Counts `bytes` as held (like [`reserve_scratch`](Self::reserve_scratch))
+    /// without checking the limit: for what the caller bounds otherwise, such
+    /// as the bookkeeping of an asynchronous session's queued ops.
+    pub fn hold_scratch(self: &Arc<Self>, bytes: u64) -> ScratchGuard {
+        self.scratch_bytes.fetch_add(bytes, Ordering::Relaxed);
+        ScratchGuard {
+            bytes,
+            account: Arc::clone(self),
+        }
+    }
+}
+
 /// Temporary bytes counted against an account's limit for as long as it lives.
 pub struct ScratchGuard {
     bytes: u64,

@@ -188,11 +188,14 @@ impl Session {
     }
 
     /// An asynchronous session: single-output ops are queued (at most
-    /// `capacity` at once) for the executor that [`Executor::run`] drives.
-    pub fn new_async(options: SessionOptions, capacity: usize) -> Session {
+    /// `capacity` at once, from 1 to [`crate::executor::MAX_QUEUE_CAPACITY`])
+    /// for the executor that [`Executor::run`] drives.
+    pub fn new_async(options: SessionOptions, capacity: usize) -> Result<Session> {
+        // Checked before the session exists: a refused capacity leaves nothing behind.
+        let executor = Executor::new(capacity)?;
         let mut s = Session::new(options);
-        s.executor = Some(Executor::new(capacity));
-        s
+        s.executor = Some(executor);
+        Ok(s)
     }
 
     /// The executor of an asynchronous session.
@@ -445,6 +448,10 @@ impl Session {
             .collect();
         let meta = registry.infer(op, &known, list_lens, &attrs, &self.account)?;
         drop(known);
+        let admission = Executor::admit(
+            &self.account,
+            crate::executor::entry_bytes(&entries, list_lens, &attrs, &meta),
+        )?;
         let output = Promise::new(meta);
         let handle = self.table.insert(Entry::Pending(Arc::clone(&output)))?;
         let job = Job {
@@ -456,7 +463,7 @@ impl Session {
             output,
             retry_after_collection: self.pressure.is_some(),
         };
-        if let Err(e) = executor.enqueue(job) {
+        if let Err(e) = executor.enqueue(job, admission) {
             drop(self.table.remove(handle, FREED_AT_CLOSE));
             return Err(e);
         }

@@ -72,7 +72,7 @@ pub fn open(options: SessionOptions) -> Result<u64> {
 
 /// Creates an asynchronous session whose queue holds `capacity` ops.
 pub fn open_async(options: SessionOptions, capacity: usize) -> Result<u64> {
-    SESSIONS.insert(Arc::new(Session::new_async(options, capacity)))
+    SESSIONS.insert(Arc::new(Session::new_async(options, capacity)?))
 }
 
 /// The executor of the asynchronous session behind `id`, for the thread that

@@ -66,7 +66,8 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_newSession<'l>(
     })
 }
 
-/// An asynchronous session whose queue holds `capacity` ops (at least 1).
+/// An asynchronous session whose queue holds `capacity` ops (from 1 to
+/// `executor::MAX_QUEUE_CAPACITY`; any other value throws).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_io_eagerflow_internal_Native_newAsyncSession<'l>(
     mut env: EnvUnowned<'l>,
@@ -77,14 +78,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_newAsyncSession<'l>(
     capacity: jint,
 ) -> jlong {
     boundary(&mut env, "newAsyncSession", |_| {
-        let capacity = usize::try_from(capacity)
-            .ok()
-            .filter(|&c| c > 0)
-            .ok_or_else(|| {
-                Failure::Core(Error::invalid(format!(
-                    "the async queue capacity must be positive, got {capacity}"
-                )))
-            })?;
+        let capacity = crate::executor::queue_capacity(capacity)?;
         let options = SessionOptions {
             max_bytes: u64::try_from(max_bytes).ok().filter(|&b| b > 0),
             gc_signals,

@@ -50,6 +50,28 @@ impl Attrs {
         Attrs { items: Vec::new() }
     }
 
+    /// Heap bytes these attributes hold (a tensor attribute's buffer is
+    /// counted by the account that made it).
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let values: usize = self
+            .items
+            .iter()
+            .map(|(name, value)| {
+                name.capacity()
+                    + match value {
+                        AttrValue::Ints(v) => v.capacity() * size_of::<i64>(),
+                        AttrValue::Floats(v) => v.capacity() * size_of::<f32>(),
+                        AttrValue::Bools(v) => v.capacity(),
+                        AttrValue::Shape(Some(v)) => v.capacity() * size_of::<i64>(),
+                        AttrValue::Str(s) => s.capacity(),
+                        _ => 0,
+                    }
+            })
+            .sum();
+        self.items.capacity() * size_of::<(String, AttrValue)>() + values
+    }
+
     pub fn set(&mut self, name: impl Into<String>, value: AttrValue) {
         let name = name.into();
         match self.items.iter_mut().find(|(n, _)| *n == name) {

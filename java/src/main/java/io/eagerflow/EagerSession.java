@@ -151,6 +151,15 @@ public final class EagerSession implements AutoCloseable {
     /** The default bound of an asynchronous session's queue. */
     public static final int DEFAULT_ASYNC_QUEUE_CAPACITY = 1024;
 
+    /**
+     * The largest {@link #asyncQueueCapacity} accepted, 65,536 (64 times the default): one
+     * executor thread gains nothing from a building thread that runs further ahead. The queue sets
+     * nothing aside for its capacity; each op waiting in it holds a few hundred bytes of
+     * bookkeeping (more with long input or attribute lists), counted against {@link
+     * #maxNativeBytes}. The native library enforces the same bound.
+     */
+    public static final int MAX_ASYNC_QUEUE_CAPACITY = 1 << 16;
+
     private Options() {}
 
     /**
@@ -166,14 +175,26 @@ public final class EagerSession implements AutoCloseable {
     /**
      * How many ops an asynchronous session may hold queued; building an op while the queue is
      * full waits for room (backpressure). No effect without {@link #async(boolean) async(true)}.
-     * Default {@value #DEFAULT_ASYNC_QUEUE_CAPACITY}.
+     * Default {@value #DEFAULT_ASYNC_QUEUE_CAPACITY}, at most {@value #MAX_ASYNC_QUEUE_CAPACITY}.
      *
-     * @throws IllegalArgumentException if {@code capacity} is not positive
+     * <p>Memory follows what is queued, not the capacity: nothing is set aside when the session
+     * is built. An op waiting in the queue holds a few hundred bytes of bookkeeping, counted
+     * against {@link #maxNativeBytes} until it has run, so tensors cannot use that room. An
+     * ordinary op is queued even with the limit reached (it fails when it runs, as its
+     * allocation would); one whose bookkeeping exceeds 1 KiB (long input or attribute lists)
+     * is refused at build past the limit with {@link NativeMemoryExhaustedException}. A full
+     * queue at the maximum capacity thus holds at most 64 MiB beyond the limit.
+     *
+     * @throws IllegalArgumentException if {@code capacity} is not between 1 and {@value
+     *     #MAX_ASYNC_QUEUE_CAPACITY}
      */
     public Options asyncQueueCapacity(int capacity) {
-      if (capacity <= 0) {
+      if (capacity <= 0 || capacity > MAX_ASYNC_QUEUE_CAPACITY) {
         throw new IllegalArgumentException(
-            "asyncQueueCapacity must be positive, got " + capacity);
+            "asyncQueueCapacity must be between 1 and "
+                + MAX_ASYNC_QUEUE_CAPACITY
+                + ", got "
+                + capacity);
       }
       this.asyncQueueCapacity = capacity;
       return this;

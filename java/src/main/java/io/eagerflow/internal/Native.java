@@ -46,7 +46,9 @@ public final class Native {
   /**
    * A new asynchronous session ({@link #newSession}'s arguments): ops with one output are queued,
    * at most {@code queueCapacity} at once (a full queue blocks the caller), and run in order by
-   * {@link #runExecutor}; their handles name pending outputs that reads wait for.
+   * {@link #runExecutor}; their handles name pending outputs that reads wait for. The queue's
+   * memory follows what it holds. A {@code queueCapacity} outside 1 to {@code
+   * EagerSession.Options.MAX_ASYNC_QUEUE_CAPACITY} throws {@link IllegalArgumentException}.
    */
   public static native long newAsyncSession(
       long maxBytes, long gcTriggerBytes, boolean gcSignals, int queueCapacity);
