@@ -33,8 +33,8 @@ use smallvec::SmallVec;
 use crate::error::{Error, Result};
 use crate::memory::MemoryAccount;
 use crate::ops::{Attrs, Meta, Registry};
-use crate::sessions::CLOSED_MESSAGE;
 use crate::tensor::Tensor;
+use crate::wire::CLOSED_MESSAGE;
 
 /// What a session's handle names: a tensor, or the promise of an op's output.
 #[derive(Clone)]

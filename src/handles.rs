@@ -119,7 +119,7 @@ impl<T: Clone> HandleTable<T> {
 
     fn insert_locked(&self, slab: &mut Slab<T>, value: T) -> Result<u64> {
         if slab.closed {
-            return Err(Error::state("Eager session has been closed"));
+            return Err(Error::state(crate::wire::CLOSED_MESSAGE));
         }
         let index = match slab.free.pop() {
             Some(i) => i,

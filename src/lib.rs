@@ -16,6 +16,7 @@ pub mod session;
 pub mod sessions;
 pub mod strings;
 pub mod tensor;
+mod wire;
 
 mod jni;
 

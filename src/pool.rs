@@ -58,7 +58,7 @@ pub fn idle_limit() -> u64 {
 
 /// What a session that frees in batches after collections lets the pool
 /// hold while it is open: about the bytes one collection frees (its pacing
-/// lets at most an eighth of its limit accumulate). Dropping it lowers the
+/// lets at most `limit / wire::HEADROOM_DIVISOR` accumulate). Dropping it lowers the
 /// bound again and releases idle buffers above it.
 pub struct BatchAllowance(u64);
 
