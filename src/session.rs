@@ -12,7 +12,7 @@ use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::executor::{Entry, Executor, Job, Promise};
 use crate::handles::{HandleTable, REMOVE_KINDS};
-use crate::memory::MemoryAccount;
+use crate::memory::{self, MemoryAccount, TensorHolder};
 use crate::ops::{Attrs, Input, Registry};
 use crate::tensor::Tensor;
 use crate::wire::{self, MIN_GC_TRIGGER_BYTES};
@@ -118,18 +118,10 @@ pub struct Session {
 
 type Table = HandleTable<Entry>;
 
-/// Every session's table, so the process-wide live tensor count is a sum read
-/// on demand rather than a shared counter every op and free would bump.
-static TABLES: Mutex<Vec<Weak<Table>>> = Mutex::new(Vec::new());
-
-/// Live tensors over all sessions (`NativeMemory`).
-pub(crate) fn live_tensors_everywhere() -> u64 {
-    let tables = TABLES.lock().unwrap_or_else(|p| p.into_inner());
-    tables
-        .iter()
-        .filter_map(Weak::upgrade)
-        .map(|t| t.counts().live)
-        .sum()
+impl TensorHolder for Table {
+    fn live_tensors(&self) -> u64 {
+        self.counts().live
+    }
 }
 
 /// The account of temporaries no session counts (see [`scratch_scalar`]).
@@ -157,11 +149,8 @@ static STANDALONE: LazyLock<Session> = LazyLock::new(|| Session::new(SessionOpti
 impl Session {
     pub fn new(options: SessionOptions) -> Session {
         let table = Arc::new(Table::new());
-        {
-            let mut tables = TABLES.lock().unwrap_or_else(|p| p.into_inner());
-            tables.retain(|t| t.strong_count() > 0);
-            tables.push(Arc::downgrade(&table));
-        }
+        let holder: Weak<Table> = Arc::downgrade(&table);
+        memory::count_tensors_of(holder);
         Session {
             table,
             // The allocation clock only serves GC signals.

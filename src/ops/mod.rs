@@ -5,7 +5,7 @@ mod attrs;
 pub mod broadcast;
 mod cast;
 mod compare;
-pub mod infer;
+mod infer;
 mod linalg;
 mod math;
 #[cfg(test)]
