@@ -48,14 +48,15 @@ pub struct OpDef {
     /// them; a name ending in `[]` is a list argument (`addInputList` in Java).
     pub inputs: &'static [&'static str],
     /// Output argument names, likewise (Java's `outputListLength(name)`).
-    /// One single output means Java may run the op on its single-output
-    /// fast path; any other count (or a list) is a multi-output op.
+    /// Exactly one output that is not a list lets Java run the op on its
+    /// single-output fast path; any other count (or a list) makes it a
+    /// multi-output op (see [`OpDef::single_output`]).
     pub outputs: &'static [&'static str],
     /// Attributes the caller may set; anything else is rejected. Type and count
     /// attributes (`T`, `N`, `Tidx`, ...) are inferred and need not be listed.
     pub attrs: &'static [&'static str],
     pub kernel: Kernel,
-    /// Build-time output inference for asynchronous sessions (see [`infer`]);
+    /// Build-time output inference for asynchronous sessions (`ops::infer`);
     /// without it the output is known when the op runs.
     pub infer: Option<infer::InferFn>,
     /// Whether its kernel reads STRING inputs. Every other op refuses them
