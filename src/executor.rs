@@ -42,8 +42,8 @@ use smallvec::SmallVec;
 use crate::error::{Error, Result};
 use crate::memory::{MemoryAccount, ScratchGuard};
 use crate::ops::{Attrs, Meta, Registry};
-use crate::sessions::CLOSED_MESSAGE;
 use crate::tensor::Tensor;
+use crate::wire::CLOSED_MESSAGE;
 
 /// The most ops an asynchronous session may hold queued
 /// (`EagerSession.Options.MAX_ASYNC_QUEUE_CAPACITY` in Java). 64 times the

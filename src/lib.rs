@@ -2,20 +2,21 @@
 //! Java's eager API. Kernels and sessions know nothing of the JVM; `jni`
 //! is the only module that does.
 
-pub mod dtype;
-pub mod error;
+mod dtype;
+mod error;
 pub mod executor;
-pub mod faults;
-pub mod handles;
-pub mod memory;
+mod faults;
+mod handles;
+mod memory;
 pub mod ops;
 mod panics;
 pub mod pool;
-pub mod scratch;
-pub mod session;
+mod scratch;
+mod session;
 pub mod sessions;
 pub mod strings;
-pub mod tensor;
+mod tensor;
+mod wire;
 
 mod jni;
 

@@ -4,8 +4,8 @@
 //! [`BufferGuard`] lives.
 
 use std::fmt;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 
 use crate::error::{Error, Result};
 
@@ -30,11 +30,32 @@ impl GlobalMemory {
     pub fn peak_bytes(&self) -> u64 {
         self.peak_bytes.load(Ordering::Relaxed)
     }
-    /// Tensors held by every session, summed over their handle tables on
-    /// demand (a rare read) instead of a shared counter bumped by every op.
+    /// Tensors held by every session, summed over what [`count_tensors_of`]
+    /// registered, on demand (a rare read) instead of a shared counter
+    /// bumped by every op.
     pub fn live_tensors(&self) -> u64 {
-        crate::session::live_tensors_everywhere()
+        let holders = HOLDERS.lock().unwrap_or_else(|p| p.into_inner());
+        holders
+            .iter()
+            .filter_map(Weak::upgrade)
+            .map(|h| h.live_tensors())
+            .sum()
     }
+}
+
+/// What holds tensors and counts them itself (a session's handle table).
+pub(crate) trait TensorHolder: Send + Sync {
+    fn live_tensors(&self) -> u64;
+}
+
+static HOLDERS: Mutex<Vec<Weak<dyn TensorHolder>>> = Mutex::new(Vec::new());
+
+/// Counts `holder`'s tensors in [`GlobalMemory::live_tensors`] for as long
+/// as it lives.
+pub(crate) fn count_tensors_of(holder: Weak<dyn TensorHolder>) {
+    let mut holders = HOLDERS.lock().unwrap_or_else(|p| p.into_inner());
+    holders.retain(|h| h.strong_count() > 0);
+    holders.push(holder);
 }
 
 /// One owner's byte account (a session, or the pool of standalone tensors):

@@ -58,7 +58,7 @@ pub fn idle_limit() -> u64 {
 
 /// What a session that frees in batches after collections lets the pool
 /// hold while it is open: about the bytes one collection frees (its pacing
-/// lets at most an eighth of its limit accumulate). Dropping it lowers the
+/// lets at most `limit / wire::HEADROOM_DIVISOR` accumulate). Dropping it lowers the
 /// bound again and releases idle buffers above it.
 pub struct BatchAllowance(u64);
 
@@ -122,7 +122,7 @@ pub fn capacity_for<T: Element>(n: usize) -> usize {
 }
 
 /// A vector with room for `n` elements: a pooled one (its old contents kept;
-/// see [`poison`]) or a fresh one, reserved fallibly. `None` if the allocator
+/// see `poison`) or a fresh one, reserved fallibly. `None` if the allocator
 /// refuses.
 pub(crate) fn obtain<T: Element>(n: usize) -> Option<Vec<T>> {
     if let Some(v) = take(n) {
@@ -230,14 +230,15 @@ pub(crate) fn fit_under(limit: u64, held: impl FnOnce() -> u64) {
 /// Test support: buffers handed to kernels for index-wise writes filled with a
 /// recognisable pattern, so that an element a kernel forgets to write shows up
 /// in its output instead of a previous tensor's value (see
-/// `Allocation::new_initialized`). On by default in the crate's unit tests and
-/// in builds with the `testing` feature; integration tests turn it on with
-/// [`poison::enable`].
+/// `Allocation::new_initialized`). It exists, and is on by default, only in the
+/// crate's unit tests and in builds with the `testing` feature (which the
+/// integration tests require): the published library never reads it.
+#[cfg(any(test, feature = "testing"))]
 pub mod poison {
     use std::cell::Cell;
     use std::sync::atomic::{AtomicBool, Ordering};
 
-    static ENABLED: AtomicBool = AtomicBool::new(cfg!(any(test, feature = "testing")));
+    static ENABLED: AtomicBool = AtomicBool::new(true);
 
     /// The pattern of the test builds: `0xA5` bytes, a signalling NaN with that
     /// payload for floats, `true` for BOOL.

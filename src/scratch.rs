@@ -29,18 +29,6 @@ fn refused(n: usize, elem_size: usize, limit: Option<u64>) -> Error {
     }
 }
 
-/// `n` copies of `value`, reserved fallibly: a size the machine cannot hold is
-/// `Error::MemoryExhausted`, never an abort. Not counted against any limit
-/// (for data that already exists elsewhere at the same size, such as a Java
-/// array being decoded).
-pub fn try_vec<T: Clone>(n: usize, value: T) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n)
-        .map_err(|_| refused(n, std::mem::size_of::<T>(), None))?;
-    v.resize(n, value);
-    Ok(v)
-}
-
 /// Collects at most `n` items into a vector reserved fallibly for `n`.
 pub fn try_collect<T>(n: usize, items: impl IntoIterator<Item = T>) -> Result<Vec<T>> {
     let mut v = Vec::new();
@@ -181,10 +169,6 @@ mod tests {
             Err(Error::MemoryExhausted { .. })
         ));
         assert_eq!(acc.scratch_bytes(), 0);
-        assert!(matches!(
-            try_vec(n, 0u64),
-            Err(Error::MemoryExhausted { .. })
-        ));
         assert!(try_collect(n, 0..3u32).is_err());
         assert!(Scratch::<f64>::with_capacity(&acc, usize::MAX).is_err());
     }

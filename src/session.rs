@@ -12,9 +12,10 @@ use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::executor::{Entry, Executor, Job, Promise};
 use crate::handles::{HandleTable, REMOVE_KINDS};
-use crate::memory::MemoryAccount;
+use crate::memory::{self, MemoryAccount, TensorHolder};
 use crate::ops::{Attrs, Input, Registry};
 use crate::tensor::Tensor;
+use crate::wire::{self, MIN_GC_TRIGGER_BYTES};
 
 /// Why a tensor is freed; each reason has its own counter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,8 +29,8 @@ pub enum FreeReason {
 impl FreeReason {
     pub fn from_code(code: i32) -> Result<FreeReason> {
         match code {
-            0 => Ok(FreeReason::Explicit),
-            1 => Ok(FreeReason::Cleanup),
+            wire::FREED_EXPLICITLY => Ok(FreeReason::Explicit),
+            wire::FREED_BY_CLEANUP => Ok(FreeReason::Cleanup),
             _ => Err(Error::invalid(format!("unknown free reason {code}"))),
         }
     }
@@ -37,13 +38,13 @@ impl FreeReason {
     /// The handle table's removal kind for this reason.
     fn kind(self) -> usize {
         match self {
-            FreeReason::Explicit => FREED_EXPLICITLY,
-            FreeReason::Cleanup => FREED_BY_CLEANUP,
+            FreeReason::Explicit => REMOVED_EXPLICITLY,
+            FreeReason::Cleanup => REMOVED_BY_CLEANUP,
         }
     }
 }
 
-const _: () = assert!(FREED_AT_CLOSE < REMOVE_KINDS);
+const _: () = assert!(REMOVED_AT_CLOSE < REMOVE_KINDS);
 
 /// Settings fixed when a session is created.
 #[derive(Clone, Debug, Default)]
@@ -56,16 +57,13 @@ pub struct SessionOptions {
     pub gc_trigger_bytes: Option<u64>,
 }
 
-/// The smallest adaptive soft threshold.
-pub const MIN_GC_TRIGGER_BYTES: u64 = 64 << 20;
-
 /// When to ask Java for a garbage collection: live bytes past the trigger,
 /// and at least half a trigger's worth allocated since the last request, so a
 /// steady working set above the trigger does not ask on every op. Unless
 /// fixed, Java moves the trigger after each collection (`collected`): what
 /// stayed live plus as many bytes as the session may allocate before the next
 /// collection keeps collections within their share of wall time, never below
-/// 64 MiB. Bytes freed by `release` leave live bytes at once, so a loop that
+/// [`MIN_GC_TRIGGER_BYTES`]. Bytes freed by `release` leave live bytes at once, so a loop that
 /// releases everything stays under the trigger and never asks.
 struct Pressure {
     trigger: AtomicU64,
@@ -88,9 +86,9 @@ pub struct SessionStats {
 }
 
 /// Removal kinds of the handle table's counters.
-const FREED_EXPLICITLY: usize = 0;
-const FREED_BY_CLEANUP: usize = 1;
-const FREED_AT_CLOSE: usize = 2;
+const REMOVED_EXPLICITLY: usize = 0;
+const REMOVED_BY_CLEANUP: usize = 1;
+const REMOVED_AT_CLOSE: usize = 2;
 
 /// Handles of one op's outputs; ops with at most two need no heap allocation.
 pub type Outputs = SmallVec<[u64; 2]>;
@@ -120,18 +118,10 @@ pub struct Session {
 
 type Table = HandleTable<Entry>;
 
-/// Every session's table, so the process-wide live tensor count is a sum read
-/// on demand rather than a shared counter every op and free would bump.
-static TABLES: Mutex<Vec<Weak<Table>>> = Mutex::new(Vec::new());
-
-/// Live tensors over all sessions (`NativeMemory`).
-pub(crate) fn live_tensors_everywhere() -> u64 {
-    let tables = TABLES.lock().unwrap_or_else(|p| p.into_inner());
-    tables
-        .iter()
-        .filter_map(Weak::upgrade)
-        .map(|t| t.counts().live)
-        .sum()
+impl TensorHolder for Table {
+    fn live_tensors(&self) -> u64 {
+        self.counts().live
+    }
 }
 
 /// The account of temporaries no session counts (see [`scratch_scalar`]).
@@ -159,11 +149,8 @@ static STANDALONE: LazyLock<Session> = LazyLock::new(|| Session::new(SessionOpti
 impl Session {
     pub fn new(options: SessionOptions) -> Session {
         let table = Arc::new(Table::new());
-        {
-            let mut tables = TABLES.lock().unwrap_or_else(|p| p.into_inner());
-            tables.retain(|t| t.strong_count() > 0);
-            tables.push(Arc::downgrade(&table));
-        }
+        let holder: Weak<Table> = Arc::downgrade(&table);
+        memory::count_tensors_of(holder);
         Session {
             table,
             // The allocation clock only serves GC signals.
@@ -176,13 +163,12 @@ impl Session {
             }),
             closed: AtomicBool::new(false),
             executor: None,
-            // An eighth of the limit: as much garbage as pacing lets
-            // accumulate between collections (Java's SessionCore.maxHeadroom).
+            // As much garbage as pacing lets accumulate between collections.
             pool_allowance: Mutex::new(
                 options
                     .max_bytes
                     .filter(|_| options.gc_signals)
-                    .map(|cap| crate::pool::BatchAllowance::new(cap / 8)),
+                    .map(|cap| crate::pool::BatchAllowance::new(cap / wire::HEADROOM_DIVISOR)),
             ),
         }
     }
@@ -464,7 +450,7 @@ impl Session {
             retry_after_collection: self.pressure.is_some(),
         };
         if let Err(e) = executor.enqueue(job, admission) {
-            drop(self.table.remove(handle, FREED_AT_CLOSE));
+            drop(self.table.remove(handle, REMOVED_AT_CLOSE));
             return Err(e);
         }
         Ok(handle)
@@ -500,7 +486,7 @@ impl Session {
         if let Some(e) = &self.executor {
             e.shutdown();
         }
-        let all = self.table.close(FREED_AT_CLOSE);
+        let all = self.table.close(REMOVED_AT_CLOSE);
         let n = all.len();
         drop(all);
         drop(
@@ -519,7 +505,7 @@ impl Session {
 
     /// Frees every tensor still held, counting them as freed at close.
     pub fn free_all(&self) -> usize {
-        let all = self.table.drain(FREED_AT_CLOSE);
+        let all = self.table.drain(REMOVED_AT_CLOSE);
         let n = all.len();
         drop(all);
         n
@@ -538,9 +524,9 @@ impl Session {
             live_bytes: self.account.live_bytes(),
             peak_bytes: self.account.peak_bytes(),
             created: c.inserted,
-            freed_explicitly: c.removed[FREED_EXPLICITLY],
-            freed_by_cleanup: c.removed[FREED_BY_CLEANUP],
-            freed_at_close: c.removed[FREED_AT_CLOSE],
+            freed_explicitly: c.removed[REMOVED_EXPLICITLY],
+            freed_by_cleanup: c.removed[REMOVED_BY_CLEANUP],
+            freed_at_close: c.removed[REMOVED_AT_CLOSE],
             gc_requests: self.counters.gc_requests.load(Ordering::Relaxed),
         }
     }

@@ -25,12 +25,10 @@ use std::sync::{Arc, LazyLock};
 use crate::error::{Error, Result};
 use crate::handles::{HandleTable, SESSION_TAG};
 use crate::session::{Session, SessionOptions, SessionStats};
+use crate::wire::CLOSED_MESSAGE;
 
 /// The id that names the session of standalone tensors.
 pub const STANDALONE: u64 = 0;
-
-/// What an op on a closed session reads, here and in Java.
-pub const CLOSED_MESSAGE: &str = "Eager session has been closed";
 
 static SESSIONS: LazyLock<HandleTable<Arc<Session>>> =
     LazyLock::new(|| HandleTable::with_tag(SESSION_TAG));

@@ -20,18 +20,19 @@ use crate::pool;
 use crate::scratch::Scratch;
 use crate::session::{FreeReason, Session, SessionOptions, SessionStats, scratch_scalar};
 use crate::sessions;
+use crate::wire;
 
-fn stats_array(s: &SessionStats) -> [i64; 8] {
-    [
-        s.live_tensors as i64,
-        s.live_bytes as i64,
-        s.peak_bytes as i64,
-        s.created as i64,
-        s.freed_explicitly as i64,
-        s.freed_by_cleanup as i64,
-        s.freed_at_close as i64,
-        s.gc_requests as i64,
-    ]
+fn stats_array(s: &SessionStats) -> [i64; wire::STATS_LENGTH] {
+    let mut out = [0; wire::STATS_LENGTH];
+    out[wire::STATS_LIVE_TENSORS] = s.live_tensors as i64;
+    out[wire::STATS_LIVE_BYTES] = s.live_bytes as i64;
+    out[wire::STATS_PEAK_BYTES] = s.peak_bytes as i64;
+    out[wire::STATS_CREATED_TENSORS] = s.created as i64;
+    out[wire::STATS_FREED_EXPLICITLY] = s.freed_explicitly as i64;
+    out[wire::STATS_FREED_BY_CLEANUP] = s.freed_by_cleanup as i64;
+    out[wire::STATS_FREED_AT_CLOSE] = s.freed_at_close as i64;
+    out[wire::STATS_GC_REQUESTS] = s.gc_requests as i64;
+    out
 }
 
 fn index(i: jlong, what: &str) -> Result<usize, Failure> {
@@ -45,6 +46,18 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_version<'l>(
 ) -> JString<'l> {
     boundary(&mut env, "version", |env| {
         Ok(JString::from_str(env, crate::VERSION)?)
+    })
+}
+
+/// The constants Java shares with the library, one `NAME=value` a line
+/// (read once by `io.eagerflow.internal.Wire`).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_io_eagerflow_internal_Native_wire<'l>(
+    mut env: EnvUnowned<'l>,
+    _class: JClass<'l>,
+) -> JString<'l> {
+    boundary(&mut env, "wire", |env| {
+        Ok(JString::from_str(env, crate::wire::text())?)
     })
 }
 
@@ -165,12 +178,11 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_memoryStats<'l>(
 ) {
     boundary(&mut env, "memoryStats", |env| {
         let g = GlobalMemory::get();
-        let values = [
-            g.live_bytes() as i64,
-            g.peak_bytes() as i64,
-            g.live_tensors() as i64,
-            pool::idle_bytes() as i64,
-        ];
+        let mut values = [0; wire::MEMORY_LENGTH];
+        values[wire::MEMORY_LIVE_BYTES] = g.live_bytes() as i64;
+        values[wire::MEMORY_PEAK_BYTES] = g.peak_bytes() as i64;
+        values[wire::MEMORY_LIVE_TENSORS] = g.live_tensors() as i64;
+        values[wire::MEMORY_POOLED_BYTES] = pool::idle_bytes() as i64;
         out.set_region(env, 0, &values)?;
         Ok(())
     })

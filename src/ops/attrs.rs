@@ -5,6 +5,7 @@ use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::scratch::try_collect;
 use crate::tensor::Tensor;
+use crate::wire;
 
 /// One attribute value, as `OperationBuilder.setAttr` can give it.
 #[derive(Clone, Debug)]
@@ -174,28 +175,6 @@ impl Attrs {
     }
 }
 
-/// Attribute kinds in the flat encoding Java sends (`OperationBuilder`):
-/// records of `[name index, kind, count, payload...]`.
-pub mod kind {
-    pub const INT: i64 = 0;
-    pub const INTS: i64 = 1;
-    pub const FLOAT: i64 = 2;
-    pub const FLOATS: i64 = 3;
-    pub const BOOL: i64 = 4;
-    pub const BOOLS: i64 = 5;
-    pub const TYPE: i64 = 6;
-    /// count -1 is an unknown rank.
-    pub const SHAPE: i64 = 7;
-    /// payload: the UTF-8 length in bytes, then the bytes, 8 to a word,
-    /// little-endian (strings cross with the op, never kept).
-    pub const STRING: i64 = 8;
-    /// payload: `[table, handle]`, table 0 = standalone, 1 = the op's session.
-    pub const TENSOR: i64 = 9;
-    /// payload: `[session id, handle]`: a tensor of another open session,
-    /// which Java keeps from closing until the op's call returns.
-    pub const FOREIGN_TENSOR: i64 = 10;
-}
-
 /// Where a tensor-valued attribute's tensor lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TensorOwner {
@@ -228,7 +207,7 @@ impl Attrs {
         let mut rest = encoded;
         while let [name, k, count, tail @ ..] = rest {
             let name = name_at(*name)?;
-            let n = if *k == kind::SHAPE && *count == -1 {
+            let n = if *k == wire::ATTR_SHAPE && *count == -1 {
                 0
             } else {
                 usize::try_from(*count).map_err(|_| bad())?
@@ -237,30 +216,34 @@ impl Attrs {
             rest = &tail[n..];
             let single = || payload.first().copied().ok_or_else(bad);
             let value = match *k {
-                kind::INT => AttrValue::Int(single()?),
+                wire::ATTR_INT => AttrValue::Int(single()?),
                 // Lists as long as the caller's arrays: copied fallibly.
-                kind::INTS => AttrValue::Ints(try_collect(n, payload.iter().copied())?),
-                kind::FLOAT => AttrValue::Float(f32::from_bits(single()? as u32)),
-                kind::FLOATS => AttrValue::Floats(try_collect(
+                wire::ATTR_INTS => AttrValue::Ints(try_collect(n, payload.iter().copied())?),
+                wire::ATTR_FLOAT => AttrValue::Float(f32::from_bits(single()? as u32)),
+                wire::ATTR_FLOATS => AttrValue::Floats(try_collect(
                     n,
                     payload.iter().map(|&b| f32::from_bits(b as u32)),
                 )?),
-                kind::BOOL => AttrValue::Bool(single()? != 0),
-                kind::BOOLS => AttrValue::Bools(try_collect(n, payload.iter().map(|&b| b != 0))?),
-                kind::TYPE => AttrValue::Type(DataType::from_code(single()? as i32)?),
-                kind::SHAPE if *count == -1 => AttrValue::Shape(None),
-                kind::SHAPE => AttrValue::Shape(Some(try_collect(n, payload.iter().copied())?)),
-                kind::STRING => AttrValue::Str(unpack_string(payload)?.ok_or_else(|| {
+                wire::ATTR_BOOL => AttrValue::Bool(single()? != 0),
+                wire::ATTR_BOOLS => {
+                    AttrValue::Bools(try_collect(n, payload.iter().map(|&b| b != 0))?)
+                }
+                wire::ATTR_TYPE => AttrValue::Type(DataType::from_code(single()? as i32)?),
+                wire::ATTR_SHAPE if *count == -1 => AttrValue::Shape(None),
+                wire::ATTR_SHAPE => {
+                    AttrValue::Shape(Some(try_collect(n, payload.iter().copied())?))
+                }
+                wire::ATTR_STRING => AttrValue::Str(unpack_string(payload)?.ok_or_else(|| {
                     Error::invalid(format!("attribute '{name}' is malformed or not UTF-8"))
                 })?),
-                kind::TENSOR => match payload {
+                wire::ATTR_TENSOR => match payload {
                     [0, handle] => {
                         AttrValue::Tensor(tensor(TensorOwner::Standalone, *handle as u64)?)
                     }
                     [1, handle] => AttrValue::Tensor(tensor(TensorOwner::Caller, *handle as u64)?),
                     _ => return Err(bad()),
                 },
-                kind::FOREIGN_TENSOR => match payload {
+                wire::ATTR_FOREIGN_TENSOR => match payload {
                     [id, handle] => {
                         AttrValue::Tensor(tensor(TensorOwner::Session(*id as u64), *handle as u64)?)
                     }
@@ -277,7 +260,7 @@ impl Attrs {
     }
 }
 
-/// The string in [`kind::STRING`]'s payload; `None` if malformed or not UTF-8.
+/// The string in [`wire::ATTR_STRING`](crate::wire::ATTR_STRING)'s payload; `None` if malformed or not UTF-8.
 /// As long as the caller's string: copied fallibly.
 fn unpack_string(payload: &[i64]) -> Result<Option<String>> {
     let Some((&len, words)) = payload.split_first() else {
@@ -314,22 +297,22 @@ mod tests {
         let names = ["a", "b", "c", "d", "e"];
         let mut enc = vec![
             0,
-            kind::INT,
+            wire::ATTR_INT,
             1,
             42, //
             1,
-            kind::FLOATS,
+            wire::ATTR_FLOATS,
             2,
             1.5f32.to_bits() as i64,
             2.0f32.to_bits() as i64, //
             2,
-            kind::SHAPE,
+            wire::ATTR_SHAPE,
             -1, //
             3,
-            kind::STRING,
+            wire::ATTR_STRING,
         ];
         enc.extend(pack_string("SAME"));
-        enc.extend([4, kind::STRING]);
+        enc.extend([4, wire::ATTR_STRING]);
         enc.extend(pack_string("a longer value, ünïcödé"));
         let attrs = Attrs::decode(&enc, &names, |_, _| Err(Error::invalid("no tensors")))?;
         assert_eq!(attrs.int("a", 0)?, 42);
@@ -346,15 +329,15 @@ mod tests {
         let names = ["a"];
         let none = |_, _| Err(Error::invalid("no tensors"));
         for enc in [
-            &[0, kind::INT, 1][..],
-            &[5, kind::INT, 1, 3],
+            &[0, wire::ATTR_INT, 1][..],
+            &[5, wire::ATTR_INT, 1, 3],
             &[0, 99, 0],
-            &[0, kind::INT, -3],
-            &[0, kind::INTS],
-            &[0, kind::STRING, 1, 3],
-            &[0, kind::STRING, 2, 9, 0],
-            &[0, kind::STRING, 2, 1, 0xff],
-            &[0, kind::STRING, 2, -1, 0],
+            &[0, wire::ATTR_INT, -3],
+            &[0, wire::ATTR_INTS],
+            &[0, wire::ATTR_STRING, 1, 3],
+            &[0, wire::ATTR_STRING, 2, 9, 0],
+            &[0, wire::ATTR_STRING, 2, 1, 0xff],
+            &[0, wire::ATTR_STRING, 2, -1, 0],
         ] {
             assert!(Attrs::decode(enc, &names, none).is_err(), "{enc:?}");
         }

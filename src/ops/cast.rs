@@ -16,15 +16,9 @@ use crate::dtype::DataType;
 use crate::error::Result;
 
 pub(super) fn register(r: &mut Registry) {
-    r.add(
-        OpDef {
-            name: "Cast",
-            inputs: &["x"],
-            attrs: &["DstT", "Truncate"],
-            kernel: cast,
-        },
-        &[],
-    );
+    r.add([OpDef::new("Cast", &["x"], &["y"], cast)
+        .attrs(&["DstT", "Truncate"])
+        .infer(super::infer::elementwise::cast)]);
 }
 
 /// A conversion from `S`, defined for every pair of element types.

@@ -7,52 +7,38 @@
 
 use super::KernelOutputs;
 use super::broadcast::{binary_map, broadcast_inputs, broadcast_shapes, unary_map};
+use super::infer::{InferFn, elementwise as infer};
 use super::math::ternary::{broadcast3, ternary_map};
-use super::{OpContext, OpDef, Registry};
+use super::{Kernel, OpContext, OpDef, Registry};
 use crate::dtype::DataType;
 use crate::error::Result;
 use crate::tensor::Tensor;
 
+/// An element-wise comparison or logical op of `x` and `y`.
+const fn binary(name: &'static str, kernel: Kernel, infer: InferFn) -> OpDef {
+    OpDef::new(name, &["x", "y"], &["z"], kernel).infer(infer)
+}
+
 pub(super) fn register(r: &mut Registry) {
-    let ops: &[(&'static str, super::Kernel, &'static [&'static str])] = &[
-        ("Equal", equal, &["incompatible_shape_error"]),
-        ("NotEqual", not_equal, &["incompatible_shape_error"]),
-        ("Less", less, &[]),
-        ("LessEqual", less_equal, &[]),
-        ("Greater", greater, &[]),
-        ("GreaterEqual", greater_equal, &[]),
-        ("LogicalAnd", logical_and, &[]),
-        ("LogicalOr", logical_or, &[]),
-    ];
-    for &(name, kernel, attrs) in ops {
-        r.add(
-            OpDef {
-                name,
-                inputs: &["x", "y"],
-                attrs,
-                kernel,
-            },
-            &[],
-        );
-    }
-    r.add(
-        OpDef {
-            name: "LogicalNot",
-            inputs: &["x"],
-            attrs: &[],
-            kernel: logical_not,
-        },
-        &[],
-    );
-    r.add(
-        OpDef {
-            name: "SelectV2",
-            inputs: &["condition", "t", "e"],
-            attrs: &[],
-            kernel: select_v2,
-        },
-        &[],
-    );
+    const EQUALITY: &[&str] = &["incompatible_shape_error"];
+    r.add([
+        // STRING operands compare too (`strings::equal`).
+        binary("Equal", equal, infer::equality)
+            .attrs(EQUALITY)
+            .strings(),
+        binary("NotEqual", not_equal, infer::equality)
+            .attrs(EQUALITY)
+            .strings(),
+        binary("Less", less, infer::ordering),
+        binary("LessEqual", less_equal, infer::ordering),
+        binary("Greater", greater, infer::ordering),
+        binary("GreaterEqual", greater_equal, infer::ordering),
+        binary("LogicalAnd", logical_and, infer::logical),
+        binary("LogicalOr", logical_or, infer::logical),
+        OpDef::new("LogicalNot", &["x"], &["y"], logical_not).infer(infer::same_as_input),
+        OpDef::new("SelectV2", &["condition", "t", "e"], &["output"], select_v2)
+            .infer(super::infer::ternary::select_v2),
+    ]);
 }
 
 /// Checks that `x` and `y` broadcast, naming both shapes if not; equal

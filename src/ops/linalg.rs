@@ -10,6 +10,7 @@ use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 
 use super::broadcast::broadcast_shapes;
+use super::infer::linalg as infer;
 use super::parallel::{par_chunks, threads, worth_threads};
 use super::reduce::Num;
 use super::{OpContext, OpDef, Registry};
@@ -18,34 +19,19 @@ use crate::error::{Error, Result};
 use crate::tensor::{Tensor, num_elements};
 
 pub(super) fn register(r: &mut Registry) {
-    r.add(
-        OpDef {
-            name: "MatMul",
-            inputs: &["a", "b"],
-            attrs: &["transpose_a", "transpose_b"],
-            kernel: mat_mul,
-        },
-        &[],
-    );
-    r.add(
-        OpDef {
-            name: "BatchMatMulV2",
-            inputs: &["x", "y"],
-            attrs: &["adj_x", "adj_y"],
-            kernel: batch_mat_mul,
-        },
-        // V1 requires equal batch dimensions; broadcasting them is a superset.
-        &["BatchMatMul"],
-    );
-    r.add(
-        OpDef {
-            name: "BatchMatMulV3",
-            inputs: &["x", "y"],
-            attrs: &["adj_x", "adj_y", "Ta", "Tb", "Tout"],
-            kernel: batch_mat_mul_v3,
-        },
-        &[],
-    );
+    r.add([
+        OpDef::new("MatMul", &["a", "b"], &["product"], mat_mul)
+            .attrs(&["transpose_a", "transpose_b"])
+            .infer(infer::mat_mul),
+        OpDef::new("BatchMatMulV2", &["x", "y"], &["output"], batch_mat_mul)
+            .attrs(&["adj_x", "adj_y"])
+            // V1 requires equal batch dimensions; broadcasting them is a superset.
+            .aliases(&["BatchMatMul"])
+            .infer(infer::batch_mat_mul),
+        OpDef::new("BatchMatMulV3", &["x", "y"], &["output"], batch_mat_mul_v3)
+            .attrs(&["adj_x", "adj_y", "Ta", "Tb", "Tout"])
+            .infer(infer::batch_mat_mul_v3),
+    ]);
 }
 
 // ---------------------------------------------------------------------------

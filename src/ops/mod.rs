@@ -5,7 +5,7 @@ mod attrs;
 pub mod broadcast;
 mod cast;
 mod compare;
-pub mod infer;
+mod infer;
 mod linalg;
 mod math;
 #[cfg(test)]
@@ -15,7 +15,6 @@ mod parallel;
 mod random;
 mod reduce;
 mod shape;
-mod signature;
 mod strings;
 #[cfg(any(test, feature = "testing"))]
 mod testing;
@@ -38,16 +37,92 @@ pub type KernelOutputs = smallvec::SmallVec<[Tensor; 2]>;
 
 pub type Kernel = fn(&OpContext<'_>) -> Result<KernelOutputs>;
 
-/// An op's signature and kernel.
+/// Everything the registry knows of an op; adding an op is one of these in
+/// its family's `register`. Build it with [`OpDef::new`] and the setters.
 pub struct OpDef {
     pub name: &'static str,
-    /// Input argument names in order; a name ending in `[]` is a list
-    /// argument (`addInputList` in Java).
+    /// Other names it answers to (older versions of the op that this one
+    /// serves).
+    pub aliases: &'static [&'static str],
+    /// Input argument names in order, as TensorFlow's op definition has
+    /// them; a name ending in `[]` is a list argument (`addInputList` in Java).
     pub inputs: &'static [&'static str],
+    /// Output argument names, likewise (Java's `outputListLength(name)`).
+    /// Exactly one output that is not a list lets Java run the op on its
+    /// single-output fast path; any other count (or a list) makes it a
+    /// multi-output op (see [`OpDef::single_output`]).
+    pub outputs: &'static [&'static str],
     /// Attributes the caller may set; anything else is rejected. Type and count
     /// attributes (`T`, `N`, `Tidx`, ...) are inferred and need not be listed.
     pub attrs: &'static [&'static str],
     pub kernel: Kernel,
+    /// Build-time output inference for asynchronous sessions (`ops::infer`);
+    /// without it the output is known when the op runs.
+    pub infer: Option<infer::InferFn>,
+    /// Whether its kernel reads STRING inputs. Every other op refuses them
+    /// before its kernel runs, naming itself, the input and the dtype.
+    pub takes_strings: bool,
+    /// An op of `testing` that misbehaves on purpose: left out of
+    /// [`Registry::names`].
+    pub test_only: bool,
+}
+
+impl OpDef {
+    /// An op without attributes, aliases or inference that refuses STRING
+    /// inputs; the setters below add the rest.
+    pub const fn new(
+        name: &'static str,
+        inputs: &'static [&'static str],
+        outputs: &'static [&'static str],
+        kernel: Kernel,
+    ) -> OpDef {
+        OpDef {
+            name,
+            aliases: &[],
+            inputs,
+            outputs,
+            attrs: &[],
+            kernel,
+            infer: None,
+            takes_strings: false,
+            test_only: false,
+        }
+    }
+
+    pub const fn attrs(self, attrs: &'static [&'static str]) -> OpDef {
+        OpDef { attrs, ..self }
+    }
+
+    pub const fn aliases(self, aliases: &'static [&'static str]) -> OpDef {
+        OpDef { aliases, ..self }
+    }
+
+    pub const fn infer(self, f: infer::InferFn) -> OpDef {
+        OpDef {
+            infer: Some(f),
+            ..self
+        }
+    }
+
+    /// Lets STRING inputs reach the kernel.
+    pub const fn strings(self) -> OpDef {
+        OpDef {
+            takes_strings: true,
+            ..self
+        }
+    }
+
+    pub const fn test_only(self) -> OpDef {
+        OpDef {
+            test_only: true,
+            ..self
+        }
+    }
+
+    /// Whether the op always yields exactly one output.
+    pub fn single_output(&self) -> bool {
+        matches!(self.outputs, [one] if !is_list(one))
+    }
 }
 
 /// The set of ops, built once.
@@ -57,43 +132,13 @@ pub struct Registry {
     /// Per op: the names an attribute may have, its own then [`INFERRED_ATTRS`];
     /// Java sends an attribute's name as its position here.
     attr_names: Vec<Vec<&'static str>>,
-    /// Per op: whether it has a string kernel (see [`STRING_OPS`]).
-    takes_strings: Vec<bool>,
-    /// Per op: its output inference (asynchronous sessions only), if any.
-    infer: Vec<Option<infer::InferFn>>,
 }
-
-/// The ops that read STRING inputs. Every other op refuses them before its
-/// kernel runs, naming itself, the input and the dtype.
-const STRING_OPS: &[&str] = &[
-    "Const",
-    "StringJoin",
-    "Substr",
-    "StringLength",
-    "Equal",
-    "NotEqual",
-];
-
-/// Ops whose number of outputs is not always one. Java runs every other op on
-/// the single-output fast path, which refuses (and frees) anything else.
-const MULTI_OUTPUT: &[&str] = &[
-    "Split",
-    "Unpack",
-    "SoftmaxCrossEntropyWithLogits",
-    "SparseSoftmaxCrossEntropyWithLogits",
-    "OutputsForTest",
-];
-
-/// The ops of `testing` (Rust unit tests and the `testing` feature only).
-const TEST_ONLY: &[&str] = &["PanicForTest", "OutputsForTest"];
 
 static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     let mut r = Registry {
         ops: Vec::new(),
         by_name: HashMap::new(),
         attr_names: Vec::new(),
-        takes_strings: Vec::new(),
-        infer: Vec::new(),
     };
     math::register(&mut r);
     compare::register(&mut r);
@@ -135,37 +180,18 @@ impl Registry {
         &REGISTRY
     }
 
-    /// Adds an op without aliases.
-    pub fn define(
-        &mut self,
-        name: &'static str,
-        inputs: &'static [&'static str],
-        attrs: &'static [&'static str],
-        kernel: Kernel,
-    ) {
-        self.add(
-            OpDef {
-                name,
-                inputs,
-                attrs,
-                kernel,
-            },
-            &[],
-        );
-    }
-
-    /// Adds an op under its name and each alias.
-    pub fn add(&mut self, def: OpDef, aliases: &[&'static str]) {
-        let index = self.ops.len();
-        self.by_name.insert(def.name, index);
-        for alias in aliases {
-            self.by_name.insert(alias, index);
+    /// Adds ops under their names and aliases.
+    pub fn add(&mut self, defs: impl IntoIterator<Item = OpDef>) {
+        for def in defs {
+            let index = self.ops.len();
+            self.by_name.insert(def.name, index);
+            for alias in def.aliases {
+                self.by_name.insert(alias, index);
+            }
+            self.attr_names
+                .push(def.attrs.iter().chain(INFERRED_ATTRS).copied().collect());
+            self.ops.push(def);
         }
-        self.attr_names
-            .push(def.attrs.iter().chain(INFERRED_ATTRS).copied().collect());
-        self.takes_strings.push(STRING_OPS.contains(&def.name));
-        self.infer.push(infer::for_op(def.name));
-        self.ops.push(def);
     }
 
     /// The attribute names op `index` accepts, by id: its own, then the
@@ -176,15 +202,12 @@ impl Registry {
 
     /// The output argument names of op `index` (a list's ends in `[]`).
     pub fn output_names(&self, index: usize) -> Result<&'static [&'static str]> {
-        let def = self.def(index)?;
-        signature::output_args(def.name)
-            .ok_or_else(|| Error::invalid(format!("{}: output names are not known", def.name)))
+        Ok(self.def(index)?.outputs)
     }
 
     /// Whether op `index` always yields exactly one output.
     pub fn single_output(&self, index: usize) -> bool {
-        self.def(index)
-            .is_ok_and(|d| !MULTI_OUTPUT.contains(&d.name))
+        self.def(index).is_ok_and(OpDef::single_output)
     }
 
     /// The op's canonical name, for messages (`"op"` for a bad index).
@@ -210,9 +233,9 @@ impl Registry {
     /// the test-only ops, which misbehave on purpose.
     pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.by_name
-            .keys()
-            .copied()
-            .filter(|n| !TEST_ONLY.contains(n))
+            .iter()
+            .filter(|&(_, &i)| self.ops.get(i).is_some_and(|d| !d.test_only))
+            .map(|(&n, _)| n)
     }
 
     /// Checks what needs no values: that op `index` exists, takes
@@ -246,7 +269,7 @@ impl Registry {
         let def = self.def(index)?;
         let ranges = arg_ranges(def, inputs.len(), list_lens).map_err(|e| e.in_op(def.name))?;
         // What `run` refuses before any kernel check.
-        if !self.takes_strings.get(index).copied().unwrap_or(false) {
+        if !def.takes_strings {
             let string_arg = (0..def.inputs.len()).find(|&i| {
                 ranges
                     .slice(inputs, i)
@@ -257,7 +280,7 @@ impl Registry {
                 return Err(strings_refused(arg_name(def.inputs[i])).in_op(def.name));
             }
         }
-        match self.infer.get(index).copied().flatten() {
+        match def.infer {
             Some(f) => {
                 infer::run(f, def, inputs, ranges, attrs, account).map_err(|e| e.in_op(def.name))
             }
@@ -286,7 +309,7 @@ impl Registry {
             attrs,
             account,
         };
-        if !self.takes_strings.get(index).copied().unwrap_or(false) {
+        if !def.takes_strings {
             ctx.refuse_strings().map_err(|e| e.in_op(def.name))?;
         }
         // Costs nothing until a kernel panics; then the panic is re-raised
@@ -323,8 +346,8 @@ impl Registry {
             })
             .map_err(|e| e.in_op(def.name))?;
         debug_assert!(
-            outputs.len() == 1 || !self.single_output(index),
-            "{} made {} outputs but is not listed in MULTI_OUTPUT",
+            outputs.len() == 1 || !def.single_output(),
+            "{} made {} outputs but its OpDef declares one",
             def.name,
             outputs.len()
         );
@@ -622,4 +645,25 @@ pub fn normalize_axis(axis: i64, rank: usize, what: &str) -> Result<usize> {
     } else {
         axis as usize
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Registry;
+
+    #[test]
+    fn every_op_declares_its_outputs_with_at_most_one_list() {
+        let r = Registry::global();
+        for name in r.names() {
+            let def = r
+                .def(r.lookup(name).expect("listed names resolve"))
+                .expect("a def");
+            let lists = def.outputs.iter().filter(|n| super::is_list(n)).count();
+            assert!(
+                !def.outputs.is_empty() && lists <= 1,
+                "{name}: {:?}",
+                def.outputs
+            );
+        }
+    }
 }

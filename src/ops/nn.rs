@@ -7,6 +7,7 @@
 
 use super::KernelOutputs;
 use super::broadcast::{broadcast_shapes, unary_map};
+use super::infer;
 use super::parallel::{par_chunks, threads, worth_threads};
 use super::reduce::lanes::{fold, fold_par};
 use super::reduce::min_max::MaxF;
@@ -18,61 +19,34 @@ use crate::error::{Error, Result};
 use crate::tensor::Tensor;
 
 pub(super) fn register(r: &mut Registry) {
-    let unary: [(&'static str, &'static [&'static str], super::Kernel); 6] = [
-        ("Relu", &["features"], relu),
-        ("Relu6", &["features"], relu6),
-        ("Elu", &["features"], elu),
-        ("Selu", &["features"], selu),
-        ("Softmax", &["logits"], softmax),
-        ("LogSoftmax", &["logits"], log_softmax),
-    ];
-    for (name, inputs, kernel) in unary {
-        r.add(
-            OpDef {
-                name,
-                inputs,
-                attrs: &[],
-                kernel,
-            },
-            &[],
-        );
-    }
-    r.add(
-        OpDef {
-            name: "BiasAdd",
-            inputs: &["value", "bias"],
-            attrs: &["data_format"],
-            kernel: bias_add,
-        },
-        &["BiasAddV1"],
-    );
-    r.add(
-        OpDef {
-            name: "SoftmaxCrossEntropyWithLogits",
-            inputs: &["features", "labels"],
-            attrs: &[],
-            kernel: softmax_xent,
-        },
-        &[],
-    );
-    r.add(
-        OpDef {
-            name: "SparseSoftmaxCrossEntropyWithLogits",
-            inputs: &["features", "labels"],
-            attrs: &[],
-            kernel: sparse_softmax_xent,
-        },
-        &[],
-    );
-    r.add(
-        OpDef {
-            name: "L2Loss",
-            inputs: &["t"],
-            attrs: &[],
-            kernel: l2_loss,
-        },
-        &[],
-    );
+    let same = infer::elementwise::same_as_input;
+    const XENT: &[&str] = &["features", "labels"];
+    r.add([
+        OpDef::new("Relu", &["features"], &["activations"], relu).infer(same),
+        OpDef::new("Relu6", &["features"], &["activations"], relu6).infer(same),
+        OpDef::new("Elu", &["features"], &["activations"], elu).infer(same),
+        OpDef::new("Selu", &["features"], &["activations"], selu).infer(same),
+        OpDef::new("Softmax", &["logits"], &["softmax"], softmax).infer(infer::nn::softmax),
+        OpDef::new("LogSoftmax", &["logits"], &["logsoftmax"], log_softmax)
+            .infer(infer::nn::softmax),
+        OpDef::new("BiasAdd", &["value", "bias"], &["output"], bias_add)
+            .attrs(&["data_format"])
+            .aliases(&["BiasAddV1"])
+            .infer(infer::nn::bias_add),
+        OpDef::new(
+            "SoftmaxCrossEntropyWithLogits",
+            XENT,
+            &["loss", "backprop"],
+            softmax_xent,
+        ),
+        OpDef::new(
+            "SparseSoftmaxCrossEntropyWithLogits",
+            XENT,
+            &["loss", "backprop"],
+            sparse_softmax_xent,
+        ),
+        OpDef::new("L2Loss", &["t"], &["output"], l2_loss),
+    ]);
 }
 
 /// An `exp` costs about as much as streaming 16 elements: the weight of

@@ -16,28 +16,22 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::parallel::{par_chunks, threads, worth_threads};
-use super::{OpContext, OpDef, Registry, int_values};
+use super::{Kernel, OpContext, OpDef, Registry, int_values};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::tensor::{Tensor, num_elements};
 
+/// A random tensor of shape `shape` (seeded by attributes).
+const fn random(name: &'static str, kernel: Kernel) -> OpDef {
+    OpDef::new(name, &["shape"], &["output"], kernel).attrs(&["dtype", "seed", "seed2"])
+}
+
 pub(super) fn register(r: &mut Registry) {
-    let ops: [(&'static str, super::Kernel); 3] = [
-        ("RandomUniform", random_uniform),
-        ("RandomStandardNormal", random_standard_normal),
-        ("TruncatedNormal", truncated_normal),
-    ];
-    for (name, kernel) in ops {
-        r.add(
-            OpDef {
-                name,
-                inputs: &["shape"],
-                attrs: &["dtype", "seed", "seed2"],
-                kernel,
-            },
-            &[],
-        );
-    }
+    r.add([
+        random("RandomUniform", random_uniform),
+        random("RandomStandardNormal", random_standard_normal),
+        random("TruncatedNormal", truncated_normal),
+    ]);
 }
 
 // ---------------------------------------------------------------------------

@@ -4,16 +4,24 @@
 //! TensorFlow does, without validating the rest of the encoding.
 
 use super::broadcast::broadcast_checked;
-use super::{KernelOutputs, OpContext, Registry, int_values};
+use super::{KernelOutputs, OpContext, OpDef, Registry, int_values};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::strings::{StringAllocation, Strings};
 use crate::tensor::{Tensor, num_elements};
 
 pub(super) fn register(r: &mut Registry) {
-    r.define("StringJoin", &["inputs[]"], &["separator"], string_join);
-    r.define("Substr", &["input", "pos", "len"], &["unit"], substr);
-    r.define("StringLength", &["input"], &["unit"], string_length);
+    r.add([
+        OpDef::new("StringJoin", &["inputs[]"], &["output"], string_join)
+            .attrs(&["separator"])
+            .strings(),
+        OpDef::new("Substr", &["input", "pos", "len"], &["output"], substr)
+            .attrs(&["unit"])
+            .strings(),
+        OpDef::new("StringLength", &["input"], &["output"], string_length)
+            .attrs(&["unit"])
+            .strings(),
+    ]);
 }
 
 /// The unit of `Substr` and `StringLength`.

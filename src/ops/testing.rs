@@ -8,24 +8,12 @@ use crate::bail;
 use crate::error::Result;
 
 pub(super) fn register(r: &mut Registry) {
-    r.add(
-        OpDef {
-            name: "PanicForTest",
-            inputs: &["x"],
-            attrs: &["message"],
-            kernel: panic_for_test,
-        },
-        &[],
-    );
-    r.add(
-        OpDef {
-            name: "OutputsForTest",
-            inputs: &["n"],
-            attrs: &[],
-            kernel: outputs_for_test,
-        },
-        &[],
-    );
+    r.add([
+        OpDef::new("PanicForTest", &["x"], &["output"], panic_for_test)
+            .attrs(&["message"])
+            .test_only(),
+        OpDef::new("OutputsForTest", &["n"], &["outputs[]"], outputs_for_test).test_only(),
+    ]);
 }
 
 /// Panics with attribute `message` (default "kernel panic on purpose"), after

@@ -2,30 +2,13 @@
 //! logical ops, and ops that keep their input's dtype and shape (unary
 //! math, activations, `Identity`) or its shape only (`Cast`).
 
-use super::{InferCtx, InferFn, Meta};
+use super::{InferCtx, Meta};
 use crate::dtype::DataType;
 use crate::error::Result;
 use crate::ops::broadcast::broadcast_named;
 use crate::ops::{expect_dtype, same_dtype, unsupported_dtype};
 
 const FLOATS: &[DataType] = &[DataType::Float, DataType::Double];
-
-pub(super) fn for_op(op: &str) -> Option<InferFn> {
-    Some(match op {
-        "AddV2" | "Sub" | "Mul" | "RealDiv" | "FloorDiv" | "FloorMod" | "Pow" | "Maximum"
-        | "Minimum" | "SquaredDifference" => arithmetic,
-        "DivNoNan" => div_no_nan,
-        "Equal" | "NotEqual" => equality,
-        "Less" | "LessEqual" | "Greater" | "GreaterEqual" => ordering,
-        "LogicalAnd" | "LogicalOr" => logical,
-        "Neg" | "Abs" | "Sign" | "Square" | "Log" | "Log1p" | "Exp" | "Expm1" | "Sqrt"
-        | "Rsqrt" | "Reciprocal" | "Sin" | "Cos" | "Tan" | "Tanh" | "Sigmoid" | "Floor"
-        | "Ceil" | "Round" | "Relu" | "Relu6" | "Elu" | "Selu" | "ZerosLike" | "OnesLike"
-        | "Identity" | "StopGradient" | "LogicalNot" => same_as_input,
-        "Cast" => cast,
-        _ => return None,
-    })
-}
 
 /// The dtype of `x` and `y` if both are known and equal (the output's when
 /// the op succeeds), or the mismatch error.
@@ -60,18 +43,18 @@ fn binary(
     Ok(Meta::new(out.or(Some(dtype)), Some(shape)))
 }
 
-fn arithmetic(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn arithmetic(ctx: &InferCtx<'_>) -> Result<Meta> {
     binary(ctx, None, |d| match d {
         DataType::Bool => Err(unsupported_dtype("x", d)),
         _ => Ok(()),
     })
 }
 
-fn div_no_nan(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn div_no_nan(ctx: &InferCtx<'_>) -> Result<Meta> {
     binary(ctx, None, |d| expect_dtype("x", d, FLOATS).map(drop))
 }
 
-fn ordering(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn ordering(ctx: &InferCtx<'_>) -> Result<Meta> {
     binary(ctx, Some(DataType::Bool), |d| match d {
         DataType::Bool => Err(unsupported_dtype("x", d)),
         _ => Ok(()),
@@ -80,7 +63,7 @@ fn ordering(ctx: &InferCtx<'_>) -> Result<Meta> {
 
 /// `Equal`/`NotEqual`: shapes that do not broadcast give a scalar under
 /// `incompatible_shape_error=false`.
-fn equality(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn equality(ctx: &InferCtx<'_>) -> Result<Meta> {
     let bool_meta = |shape| Ok(Meta::new(Some(DataType::Bool), shape));
     if operand_dtype(ctx)?.is_none() {
         return bool_meta(None);
@@ -100,7 +83,7 @@ fn equality(ctx: &InferCtx<'_>) -> Result<Meta> {
     }
 }
 
-fn logical(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn logical(ctx: &InferCtx<'_>) -> Result<Meta> {
     for i in 0..2 {
         match ctx.named_dtype(i) {
             Some((name, d)) => {
@@ -114,12 +97,12 @@ fn logical(ctx: &InferCtx<'_>) -> Result<Meta> {
 
 /// Ops whose output has the input's dtype and shape (dtype support is
 /// checked when they run).
-fn same_as_input(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn same_as_input(ctx: &InferCtx<'_>) -> Result<Meta> {
     let x = ctx.input(0);
     Ok(Meta::new(x.dtype(), x.shape().map(<[usize]>::to_vec)))
 }
 
-fn cast(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn cast(ctx: &InferCtx<'_>) -> Result<Meta> {
     let dst = ctx.attrs.required_dtype("DstT")?;
     Ok(Meta::new(
         Some(dst),

@@ -2,22 +2,13 @@
 //! `BatchMatMulV3`): rank, dtype, transposes or adjoints, inner dimensions,
 //! and broadcast batch dimensions.
 
-use super::{InferCtx, InferFn, Meta};
+use super::{InferCtx, Meta};
 use crate::error::Result;
 use crate::ops::linalg::{
     adjoints, batch_mat_mul_dims, check_batch_operand, check_matrix, check_tout, mat_mul_dims,
     transposes,
 };
 use crate::ops::same_dtype;
-
-pub(super) fn for_op(op: &str) -> Option<InferFn> {
-    match op {
-        "MatMul" => Some(mat_mul),
-        "BatchMatMulV2" => Some(batch_mat_mul),
-        "BatchMatMulV3" => Some(batch_mat_mul_v3),
-        _ => None,
-    }
-}
 
 /// The inputs' dtype when both are known and equal (what the output has if
 /// the op succeeds), else nothing.
@@ -28,7 +19,7 @@ fn common_dtype(ctx: &InferCtx<'_>) -> Option<crate::dtype::DataType> {
     }
 }
 
-fn mat_mul(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn mat_mul(ctx: &InferCtx<'_>) -> Result<Meta> {
     let dtype = common_dtype(ctx);
     let (Some((an, a)), Some((bn, b))) = (ctx.named_shape(0), ctx.named_shape(1)) else {
         return Ok(Meta::new(dtype, None));
@@ -44,7 +35,7 @@ fn mat_mul(ctx: &InferCtx<'_>) -> Result<Meta> {
     Ok(Meta::new(Some(dtype), Some(vec![m, n])))
 }
 
-fn batch_mat_mul(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn batch_mat_mul(ctx: &InferCtx<'_>) -> Result<Meta> {
     let dtype = common_dtype(ctx);
     let (Some((xn, x)), Some((yn, y))) = (ctx.named_shape(0), ctx.named_shape(1)) else {
         return Ok(Meta::new(dtype, None));
@@ -61,7 +52,7 @@ fn batch_mat_mul(ctx: &InferCtx<'_>) -> Result<Meta> {
     Ok(Meta::new(Some(dtype), Some(out)))
 }
 
-fn batch_mat_mul_v3(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn batch_mat_mul_v3(ctx: &InferCtx<'_>) -> Result<Meta> {
     match ctx.input(0).dtype() {
         Some(d) => check_tout(ctx.attrs, d)?,
         // `Tout` is checked against 'x' first; unknown until 'x' is.

@@ -3,7 +3,7 @@
 //! `ConcatV2` (one dtype, a scalar axis; its value, when ready, then the
 //! shapes). `StringJoin` is known when it runs.
 
-use super::{InferCtx, InferFn, Meta};
+use super::{InferCtx, Meta};
 use crate::dtype::DataType;
 use crate::error::Result;
 use crate::ops::math::add_n::{add_n_head, add_n_same_dtype, add_n_same_shape};
@@ -12,16 +12,7 @@ use crate::ops::shape::{
 };
 use crate::ops::unsupported_dtype;
 
-pub(super) fn for_op(op: &str) -> Option<InferFn> {
-    match op {
-        "AddN" => Some(add_n),
-        "Pack" => Some(pack),
-        "ConcatV2" => Some(concat),
-        _ => None,
-    }
-}
-
-fn add_n(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn add_n(ctx: &InferCtx<'_>) -> Result<Meta> {
     let inputs = ctx.list(0);
     let first = add_n_head(inputs.first())?;
     let (dtype, shape) = (first.dtype(), first.shape());
@@ -42,7 +33,7 @@ fn add_n(ctx: &InferCtx<'_>) -> Result<Meta> {
     }
 }
 
-fn pack(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn pack(ctx: &InferCtx<'_>) -> Result<Meta> {
     let values = ctx.list(0);
     let Some(dtype) = list_dtype(values.iter().map(|v| v.dtype()))? else {
         return Ok(Meta::UNKNOWN);
@@ -60,7 +51,7 @@ fn pack(ctx: &InferCtx<'_>) -> Result<Meta> {
     Ok(Meta::new(Some(dtype), Some(out)))
 }
 
-fn concat(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn concat(ctx: &InferCtx<'_>) -> Result<Meta> {
     let values = ctx.list(0);
     let Some(dtype) = list_dtype(values.iter().map(|v| v.dtype()))? else {
         return Ok(Meta::UNKNOWN);

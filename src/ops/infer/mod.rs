@@ -13,28 +13,17 @@
 //! Ops without a function here, or whose output depends on values (`GatherV2`'s
 //! range check, `Reshape` with a computed shape, `Where`), are known at run.
 //!
-//! Covered: the element-wise binary, comparison, logical and unary ops,
-//! `Cast`, `MatMul`, `BatchMatMulV2` (`BatchMatMul`, `BatchMatMulV3`),
-//! `Squeeze`, and `Reshape`, `ExpandDims`, `Transpose` (shapes checked at
-//! once, values when the argument is ready), `SelectV2`, `ClipByValue`,
-//! `Softmax`, `LogSoftmax`, `BiasAdd`, the reductions `Sum`, `Prod`, `Max`,
-//! `Min`, `Mean`, `All`, `Any` (axis shape at once, its values when ready),
-//! and the list ops `AddN`, `Pack` and `ConcatV2` (the registry lays list
-//! arguments out as for kernels: [`InferCtx::list`]). Not covered yet (known
-//! when they run): `ArgMax`, `ArgMin`, `Cumsum`, the other shape ops
-//! (`Slice`, `StridedSlice`, `Tile`, `Fill`, ...), the cross-entropy ops,
-//! and the string ops.
-//!
-//! One file per op family; an op is looked up by name once, when the
-//! registry is built.
+//! Which ops have a function: those whose [`OpDef`](super::OpDef) sets
+//! `infer`, in their family's `register`; the functions live here, one file
+//! per op family.
 
-mod elementwise;
-mod linalg;
-mod lists;
-mod nn;
-mod reduce;
-mod shape;
-mod ternary;
+pub(super) mod elementwise;
+pub(super) mod linalg;
+pub(super) mod lists;
+pub(super) mod nn;
+pub(super) mod reduce;
+pub(super) mod shape;
+pub(super) mod ternary;
 
 use std::sync::Arc;
 
@@ -156,17 +145,6 @@ impl<'a> InferCtx<'a> {
 /// An inference function: the output's [`Meta`], or the error the kernel
 /// would give (the registry prefixes the op's name, as for kernels).
 pub type InferFn = fn(&InferCtx<'_>) -> Result<Meta>;
-
-/// The inference function of the op named `op` (its canonical name), if any.
-pub(super) fn for_op(op: &str) -> Option<InferFn> {
-    elementwise::for_op(op)
-        .or_else(|| linalg::for_op(op))
-        .or_else(|| shape::for_op(op))
-        .or_else(|| ternary::for_op(op))
-        .or_else(|| nn::for_op(op))
-        .or_else(|| reduce::for_op(op))
-        .or_else(|| lists::for_op(op))
-}
 
 /// Runs `f` on `inputs` for op `def`.
 pub(super) fn run(

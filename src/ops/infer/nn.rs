@@ -2,18 +2,10 @@
 //! `BiasAdd` (ranks, `data_format`, channel size, dtype). Each keeps its
 //! input's dtype and shape.
 
-use super::{InferCtx, InferFn, Meta};
+use super::{InferCtx, Meta};
 use crate::error::Result;
 use crate::ops::nn::{FLOATS, bias_channel, check_logits};
 use crate::ops::{expect_dtype, same_dtype};
-
-pub(super) fn for_op(op: &str) -> Option<InferFn> {
-    match op {
-        "Softmax" | "LogSoftmax" => Some(softmax),
-        "BiasAdd" => Some(bias_add),
-        _ => None,
-    }
-}
 
 /// What the first input is, which the output is if the op succeeds.
 fn like_input(ctx: &InferCtx<'_>) -> Meta {
@@ -21,7 +13,7 @@ fn like_input(ctx: &InferCtx<'_>) -> Meta {
     Meta::new(x.dtype(), x.shape().map(<[usize]>::to_vec))
 }
 
-fn softmax(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn softmax(ctx: &InferCtx<'_>) -> Result<Meta> {
     let Some(shape) = ctx.input(0).shape() else {
         return Ok(like_input(ctx));
     };
@@ -32,7 +24,7 @@ fn softmax(ctx: &InferCtx<'_>) -> Result<Meta> {
     Ok(like_input(ctx))
 }
 
-fn bias_add(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn bias_add(ctx: &InferCtx<'_>) -> Result<Meta> {
     let (Some(value), Some(bias)) = (ctx.input(0).shape(), ctx.input(1).shape()) else {
         return Ok(like_input(ctx));
     };

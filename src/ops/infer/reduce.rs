@@ -3,23 +3,15 @@
 //! ready (range, duplicates, `keep_dims`), then the dtype. `ArgMax`,
 //! `ArgMin` and `Cumsum` are known when they run.
 
-use super::{InferCtx, InferFn, Meta};
+use super::{InferCtx, Meta};
 use crate::error::Result;
 use crate::ops::reduce::axes::{axis_mask, check_axis_shape, check_reduced_dtype, reduced_shape};
 
-pub(super) fn for_op(op: &str) -> Option<InferFn> {
-    match op {
-        "Sum" | "Prod" | "Max" | "Min" | "Mean" => Some(numeric),
-        "All" | "Any" => Some(logical),
-        _ => None,
-    }
-}
-
-fn numeric(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn numeric(ctx: &InferCtx<'_>) -> Result<Meta> {
     reduction(ctx, false)
 }
 
-fn logical(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn logical(ctx: &InferCtx<'_>) -> Result<Meta> {
     reduction(ctx, true)
 }
 

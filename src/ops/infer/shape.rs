@@ -3,23 +3,13 @@
 //! known when the op runs, though its shape is checked at once), and
 //! `Squeeze`, whose axes are attributes.
 
-use super::{InferCtx, InferFn, Meta};
+use super::{InferCtx, Meta};
 use crate::error::Result;
 use crate::ops::shape::{
     check_expand_axis, check_perm_shape, expanded, permutation, reshaped, squeezed,
 };
 
-pub(super) fn for_op(op: &str) -> Option<InferFn> {
-    match op {
-        "Reshape" => Some(reshape),
-        "ExpandDims" => Some(expand_dims),
-        "Squeeze" => Some(squeeze),
-        "Transpose" => Some(transpose),
-        _ => None,
-    }
-}
-
-fn reshape(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn reshape(ctx: &InferCtx<'_>) -> Result<Meta> {
     let x = ctx.input(0);
     let (Some(shape), Some(sizes)) = (x.shape(), ctx.input(1).value()) else {
         return Ok(Meta::new(x.dtype(), None));
@@ -28,7 +18,7 @@ fn reshape(ctx: &InferCtx<'_>) -> Result<Meta> {
     Ok(Meta::new(x.dtype(), Some(out)))
 }
 
-fn expand_dims(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn expand_dims(ctx: &InferCtx<'_>) -> Result<Meta> {
     let x = ctx.input(0);
     let unknown = Meta::new(x.dtype(), None);
     let Some(axis) = ctx.input(1).shape() else {
@@ -42,7 +32,7 @@ fn expand_dims(ctx: &InferCtx<'_>) -> Result<Meta> {
     Ok(Meta::new(x.dtype(), Some(out)))
 }
 
-fn squeeze(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn squeeze(ctx: &InferCtx<'_>) -> Result<Meta> {
     let x = ctx.input(0);
     let Some(shape) = x.shape() else {
         return Ok(Meta::new(x.dtype(), None));
@@ -50,7 +40,7 @@ fn squeeze(ctx: &InferCtx<'_>) -> Result<Meta> {
     Ok(Meta::new(x.dtype(), Some(squeezed(shape, ctx.attrs)?)))
 }
 
-fn transpose(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn transpose(ctx: &InferCtx<'_>) -> Result<Meta> {
     let x = ctx.input(0);
     let unknown = Meta::new(x.dtype(), None);
     let (Some(p), Some(shape)) = (ctx.input(1).shape(), x.shape()) else {

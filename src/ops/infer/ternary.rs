@@ -2,21 +2,13 @@
 //! dtype, all three broadcast) and `ClipByValue` (bounds that broadcast to
 //! the clipped input's shape).
 
-use super::{InferCtx, InferFn, Meta};
+use super::{InferCtx, Meta};
 use crate::dtype::DataType;
 use crate::error::Result;
 use crate::ops::math::ternary::{broadcast3_named, check_bound};
 use crate::ops::{expect_dtype, same_dtype, unsupported_dtype};
 
-pub(super) fn for_op(op: &str) -> Option<InferFn> {
-    match op {
-        "SelectV2" => Some(select_v2),
-        "ClipByValue" => Some(clip_by_value),
-        _ => None,
-    }
-}
-
-fn select_v2(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn select_v2(ctx: &InferCtx<'_>) -> Result<Meta> {
     let Some((cn, c)) = ctx.named_dtype(0) else {
         return Ok(Meta::UNKNOWN);
     };
@@ -32,7 +24,7 @@ fn select_v2(ctx: &InferCtx<'_>) -> Result<Meta> {
     Ok(Meta::new(Some(dtype), Some(broadcast3_named([a, b, c])?)))
 }
 
-fn clip_by_value(ctx: &InferCtx<'_>) -> Result<Meta> {
+pub(in crate::ops) fn clip_by_value(ctx: &InferCtx<'_>) -> Result<Meta> {
     let (Some(t), Some(lo), Some(hi)) =
         (ctx.named_dtype(0), ctx.named_dtype(1), ctx.named_dtype(2))
     else {

@@ -17,7 +17,8 @@
 //! and the three-operand broadcasting it shares with `SelectV2`) and `add_n`.
 //! This file registers them and holds the dtype dispatch they share.
 
-use super::{OpDef, Registry};
+use super::infer::elementwise as infer;
+use super::{Kernel, OpDef, Registry};
 use crate::dtype::DataType;
 
 const FLOATS: &[DataType] = &[DataType::Float, DataType::Double];
@@ -82,79 +83,55 @@ use unary::{
     sin, sqrt, square, tan, tanh,
 };
 
+/// An element-wise op of `x` and `y` (NumPy broadcasting).
+const fn binary(name: &'static str, kernel: Kernel) -> OpDef {
+    OpDef::new(name, &["x", "y"], &["z"], kernel).infer(infer::arithmetic)
+}
+
+/// An element-wise op of `x` whose output has its dtype and shape.
+const fn unary(name: &'static str, kernel: Kernel) -> OpDef {
+    OpDef::new(name, &["x"], &["y"], kernel).infer(infer::same_as_input)
+}
+
 pub(super) fn register(r: &mut Registry) {
-    let binary: &[(&'static str, super::Kernel, &[&'static str])] = &[
-        ("AddV2", add, &["Add"]),
-        ("Sub", sub, &[]),
-        ("Mul", mul, &[]),
-        ("RealDiv", real_div, &["Div"]),
-        ("FloorDiv", floor_div, &[]),
-        ("FloorMod", floor_mod, &[]),
-        ("Pow", pow, &[]),
-        ("Maximum", maximum, &[]),
-        ("Minimum", minimum, &[]),
-        ("SquaredDifference", squared_difference, &[]),
-        ("DivNoNan", div_no_nan, &[]),
-    ];
-    for &(name, kernel, aliases) in binary {
-        r.add(
-            OpDef {
-                name,
-                inputs: &["x", "y"],
-                attrs: &[],
-                kernel,
-            },
-            aliases,
-        );
-    }
-    let unary: &[(&'static str, super::Kernel, &[&'static str])] = &[
-        ("Neg", neg, &[]),
-        ("Abs", abs, &[]),
-        ("Sign", sign, &[]),
-        ("Square", square, &[]),
-        ("Log", log, &[]),
-        ("Log1p", log1p, &[]),
-        ("Exp", exp, &[]),
-        ("Expm1", expm1, &[]),
-        ("Sqrt", sqrt, &[]),
-        ("Rsqrt", rsqrt, &[]),
-        ("Reciprocal", reciprocal, &["Inv"]),
-        ("Sin", sin, &[]),
-        ("Cos", cos, &[]),
-        ("Tan", tan, &[]),
-        ("Tanh", tanh, &[]),
-        ("Sigmoid", sigmoid, &[]),
-        ("Floor", floor, &[]),
-        ("Ceil", ceil, &[]),
-        ("Round", round, &[]),
-    ];
-    for &(name, kernel, aliases) in unary {
-        r.add(
-            OpDef {
-                name,
-                inputs: &["x"],
-                attrs: &[],
-                kernel,
-            },
-            aliases,
-        );
-    }
-    r.add(
-        OpDef {
-            name: "ClipByValue",
-            inputs: &["t", "clip_value_min", "clip_value_max"],
-            attrs: &[],
-            kernel: clip_by_value,
-        },
-        &[],
-    );
-    r.add(
-        OpDef {
-            name: "AddN",
-            inputs: &["inputs[]"],
-            attrs: &[],
-            kernel: add_n,
-        },
-        &[],
-    );
+    r.add([
+        binary("AddV2", add).aliases(&["Add"]),
+        binary("Sub", sub),
+        binary("Mul", mul),
+        binary("RealDiv", real_div).aliases(&["Div"]),
+        binary("FloorDiv", floor_div),
+        binary("FloorMod", floor_mod),
+        binary("Pow", pow),
+        binary("Maximum", maximum),
+        binary("Minimum", minimum),
+        binary("SquaredDifference", squared_difference),
+        binary("DivNoNan", div_no_nan).infer(infer::div_no_nan),
+        unary("Neg", neg),
+        unary("Abs", abs),
+        unary("Sign", sign),
+        unary("Square", square),
+        unary("Log", log),
+        unary("Log1p", log1p),
+        unary("Exp", exp),
+        unary("Expm1", expm1),
+        unary("Sqrt", sqrt),
+        unary("Rsqrt", rsqrt),
+        unary("Reciprocal", reciprocal).aliases(&["Inv"]),
+        unary("Sin", sin),
+        unary("Cos", cos),
+        unary("Tan", tan),
+        unary("Tanh", tanh),
+        unary("Sigmoid", sigmoid),
+        unary("Floor", floor),
+        unary("Ceil", ceil),
+        unary("Round", round),
+        OpDef::new(
+            "ClipByValue",
+            &["t", "clip_value_min", "clip_value_max"],
+            &["output"],
+            clip_by_value,
+        )
+        .infer(super::infer::ternary::clip_by_value),
+        OpDef::new("AddN", &["inputs[]"], &["sum"], add_n).infer(super::infer::lists::add_n),
+    ]);
 }

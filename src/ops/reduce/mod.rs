@@ -26,7 +26,8 @@ mod logical;
 pub(super) mod min_max;
 pub(super) mod sums;
 
-use super::{OpDef, Registry};
+use super::infer::{InferFn, reduce as infer};
+use super::{Kernel, OpDef, Registry};
 use crate::dtype::Element;
 
 use cumulative::cumsum;
@@ -34,54 +35,26 @@ use logical::{all, any};
 use min_max::{arg_max, arg_min, max, min};
 use sums::{mean, prod, sum};
 
+/// A reduction of `input` over the axes `axis`.
+const fn reduction(name: &'static str, kernel: Kernel, infer: InferFn) -> OpDef {
+    OpDef::new(name, &["input", "axis"], &["output"], kernel)
+        .attrs(&["keep_dims"])
+        .infer(infer)
+}
+
 pub(super) fn register(r: &mut Registry) {
-    let reductions: [(&'static str, super::Kernel); 7] = [
-        ("Sum", sum),
-        ("Prod", prod),
-        ("Max", max),
-        ("Min", min),
-        ("Mean", mean),
-        ("All", all),
-        ("Any", any),
-    ];
-    for (name, kernel) in reductions {
-        r.add(
-            OpDef {
-                name,
-                inputs: &["input", "axis"],
-                attrs: &["keep_dims"],
-                kernel,
-            },
-            &[],
-        );
-    }
-    r.add(
-        OpDef {
-            name: "ArgMax",
-            inputs: &["input", "dimension"],
-            attrs: &["output_type"],
-            kernel: arg_max,
-        },
-        &[],
-    );
-    r.add(
-        OpDef {
-            name: "ArgMin",
-            inputs: &["input", "dimension"],
-            attrs: &["output_type"],
-            kernel: arg_min,
-        },
-        &[],
-    );
-    r.add(
-        OpDef {
-            name: "Cumsum",
-            inputs: &["x", "axis"],
-            attrs: &["exclusive", "reverse"],
-            kernel: cumsum,
-        },
-        &[],
-    );
+    r.add([
+        reduction("Sum", sum, infer::numeric),
+        reduction("Prod", prod, infer::numeric),
+        reduction("Max", max, infer::numeric),
+        reduction("Min", min, infer::numeric),
+        reduction("Mean", mean, infer::numeric),
+        reduction("All", all, infer::logical),
+        reduction("Any", any, infer::logical),
+        OpDef::new("ArgMax", &["input", "dimension"], &["output"], arg_max).attrs(&["output_type"]),
+        OpDef::new("ArgMin", &["input", "dimension"], &["output"], arg_min).attrs(&["output_type"]),
+        OpDef::new("Cumsum", &["x", "axis"], &["out"], cumsum).attrs(&["exclusive", "reverse"]),
+    ]);
 }
 
 // ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ mod strided;
 mod transpose;
 mod views;
 
-use super::{OpContext, Registry, int_values};
+use super::{OpContext, OpDef, Registry, infer, int_values};
 use crate::bail;
 use crate::error::{Error, Result};
 use crate::scratch::Scratch;
@@ -41,51 +41,60 @@ use views::{expand_dims, identity, rank, reshape, shape, size, squeeze};
 pub(super) const MAX_RANK: usize = 254;
 
 pub(super) fn register(r: &mut Registry) {
-    r.define("Const", &[], &["value", "dtype"], constant);
-    r.define("Identity", &["input"], &[], identity);
-    r.define("StopGradient", &["input"], &[], identity);
-    r.define("Reshape", &["tensor", "shape"], &[], reshape);
-    r.define("Shape", &["input"], &["out_type"], shape);
-    r.define("Size", &["input"], &["out_type"], size);
-    r.define("Rank", &["input"], &[], rank);
-    r.define("Fill", &["dims", "value"], &[], fill);
-    r.define("ZerosLike", &["x"], &[], zeros_like);
-    r.define("OnesLike", &["x"], &[], ones_like);
-    r.define("ExpandDims", &["input", "axis"], &[], expand_dims);
-    r.define("Squeeze", &["input"], &["squeeze_dims"], squeeze);
-    r.define("Slice", &["input", "begin", "size"], &[], slice);
-    r.define(
-        "StridedSlice",
-        &["input", "begin", "end", "strides"],
-        &[
+    const OUT: &[&str] = &["output"];
+    let same = infer::elementwise::same_as_input;
+    r.add([
+        // A STRING constant is a constant too.
+        OpDef::new("Const", &[], OUT, constant)
+            .attrs(&["value", "dtype"])
+            .strings(),
+        OpDef::new("Identity", &["input"], OUT, identity).infer(same),
+        OpDef::new("StopGradient", &["input"], OUT, identity).infer(same),
+        OpDef::new("Reshape", &["tensor", "shape"], OUT, reshape).infer(infer::shape::reshape),
+        OpDef::new("Shape", &["input"], OUT, shape).attrs(&["out_type"]),
+        OpDef::new("Size", &["input"], OUT, size).attrs(&["out_type"]),
+        OpDef::new("Rank", &["input"], OUT, rank),
+        OpDef::new("Fill", &["dims", "value"], OUT, fill),
+        OpDef::new("ZerosLike", &["x"], &["y"], zeros_like).infer(same),
+        OpDef::new("OnesLike", &["x"], &["y"], ones_like).infer(same),
+        OpDef::new("ExpandDims", &["input", "axis"], OUT, expand_dims)
+            .infer(infer::shape::expand_dims),
+        OpDef::new("Squeeze", &["input"], OUT, squeeze)
+            .attrs(&["squeeze_dims"])
+            .infer(infer::shape::squeeze),
+        OpDef::new("Slice", &["input", "begin", "size"], OUT, slice),
+        OpDef::new(
+            "StridedSlice",
+            &["input", "begin", "end", "strides"],
+            OUT,
+            strided_slice,
+        )
+        .attrs(&[
             "begin_mask",
             "end_mask",
             "ellipsis_mask",
             "new_axis_mask",
             "shrink_axis_mask",
-        ],
-        strided_slice,
-    );
-    r.define("ConcatV2", &["values[]", "axis"], &[], concat);
-    r.define("Pack", &["values[]"], &["axis"], pack);
-    r.define("Unpack", &["value"], &["num", "axis"], unpack);
-    r.define("Split", &["split_dim", "value"], &["num_split"], split);
-    r.define(
-        "GatherV2",
-        &["params", "indices", "axis"],
-        &["batch_dims"],
-        gather,
-    );
-    r.define("Tile", &["input", "multiples"], &[], tile);
-    r.define("BroadcastTo", &["input", "shape"], &[], broadcast_to);
-    r.define(
-        "OneHot",
-        &["indices", "depth", "on_value", "off_value"],
-        &["axis"],
-        one_hot,
-    );
-    r.define("Range", &["start", "limit", "delta"], &[], range);
-    r.define("Transpose", &["x", "perm"], &[], transpose);
+        ]),
+        OpDef::new("ConcatV2", &["values[]", "axis"], OUT, concat).infer(infer::lists::concat),
+        OpDef::new("Pack", &["values[]"], OUT, pack)
+            .attrs(&["axis"])
+            .infer(infer::lists::pack),
+        OpDef::new("Unpack", &["value"], &["output[]"], unpack).attrs(&["num", "axis"]),
+        OpDef::new("Split", &["split_dim", "value"], &["output[]"], split).attrs(&["num_split"]),
+        OpDef::new("GatherV2", &["params", "indices", "axis"], OUT, gather).attrs(&["batch_dims"]),
+        OpDef::new("Tile", &["input", "multiples"], OUT, tile),
+        OpDef::new("BroadcastTo", &["input", "shape"], OUT, broadcast_to),
+        OpDef::new(
+            "OneHot",
+            &["indices", "depth", "on_value", "off_value"],
+            OUT,
+            one_hot,
+        )
+        .attrs(&["axis"]),
+        OpDef::new("Range", &["start", "limit", "delta"], OUT, range),
+        OpDef::new("Transpose", &["x", "perm"], &["y"], transpose).infer(infer::shape::transpose),
+    ]);
 }
 
 // ---------------------------------------------------------------------------

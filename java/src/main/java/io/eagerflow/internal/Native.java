@@ -36,6 +36,9 @@ public final class Native {
 
   public static native String version();
 
+  /** The constants shared with the library, one {@code NAME=value} a line; see {@link Wire}. */
+  public static native String wire();
+
   /**
    * A new session; {@code maxBytes <= 0} means no hard limit. With {@code gcSignals}, calls that
    * allocate return a negative handle ({@code ~handle}) when the caller should request a garbage
