@@ -1,5 +1,6 @@
 package io.eagerflow;
 
+import io.eagerflow.internal.Wire;
 import io.eagerflow.internal.OpInfo;
 import io.eagerflow.internal.NativeSession;
 import io.eagerflow.internal.OutputOwner;
@@ -153,7 +154,7 @@ final class EagerOperation implements Operation, OutputOwner {
 
   private void checkOpen() {
     if (session.core().isClosed()) {
-      throw new IllegalStateException(NativeSession.CLOSED_MESSAGE);
+      throw new IllegalStateException(Wire.CLOSED_MESSAGE);
     }
   }
 
@@ -241,7 +242,7 @@ final class EagerOperation implements Operation, OutputOwner {
   @SuppressWarnings("unchecked")
   public <T extends TType> Output<T> output(int index) {
     if (session.core().isClosed()) {
-      throw new IllegalStateException(NativeSession.CLOSED_MESSAGE);
+      throw new IllegalStateException(Wire.CLOSED_MESSAGE);
     }
     if (index < 0 || index >= outputs.length) {
       throw new IndexOutOfBoundsException(

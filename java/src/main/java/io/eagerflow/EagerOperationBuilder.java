@@ -1,5 +1,6 @@
 package io.eagerflow;
 
+import io.eagerflow.internal.Wire;
 import io.eagerflow.internal.NativeSession;
 import io.eagerflow.internal.NativeTensor;
 import io.eagerflow.internal.OpCall;
@@ -85,7 +86,7 @@ final class EagerOperationBuilder extends OpCall<EagerOperation> implements Oper
               + " "
               + input
               + " is from another session: "
-              + NativeSession.CLOSED_MESSAGE);
+              + Wire.CLOSED_MESSAGE);
     }
   }
 
@@ -120,7 +121,7 @@ final class EagerOperationBuilder extends OpCall<EagerOperation> implements Oper
   @Override
   protected RuntimeException foreignAttrClosed(IllegalStateException e) {
     return new IllegalStateException(
-        op.type() + ": a tensor attribute is from another session: " + NativeSession.CLOSED_MESSAGE,
+        op.type() + ": a tensor attribute is from another session: " + Wire.CLOSED_MESSAGE,
         e);
   }
 
@@ -224,7 +225,7 @@ final class EagerOperationBuilder extends OpCall<EagerOperation> implements Oper
               + ": tensor attribute '"
               + name
               + "' is from another session: "
-              + NativeSession.CLOSED_MESSAGE);
+              + Wire.CLOSED_MESSAGE);
     }
     tensor.shape(); // throws if closed or released
     attrTensor(attrId(name), tensor);

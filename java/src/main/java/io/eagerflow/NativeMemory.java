@@ -1,5 +1,6 @@
 package io.eagerflow;
 
+import io.eagerflow.internal.Wire;
 import io.eagerflow.internal.ProcessMemory;
 
 /** Process-wide native memory: all sessions and standalone tensors together. */
@@ -12,17 +13,17 @@ public final class NativeMemory {
 
   /** Bytes held by live tensors' buffers. */
   public static long liveBytes() {
-    return read(0);
+    return read(Wire.MEMORY_LIVE_BYTES);
   }
 
   /** The most {@link #liveBytes()} has been. */
   public static long peakBytes() {
-    return read(1);
+    return read(Wire.MEMORY_PEAK_BYTES);
   }
 
   /** Tensors alive in every session and standalone. */
   public static long liveTensors() {
-    return read(2);
+    return read(Wire.MEMORY_LIVE_TENSORS);
   }
 
   /**
@@ -31,7 +32,7 @@ public final class NativeMemory {
    * never part of {@link #liveBytes()}.
    */
   public static long pooledBytes() {
-    return read(3);
+    return read(Wire.MEMORY_POOLED_BYTES);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.eagerflow;
 
+import io.eagerflow.internal.Wire;
 import io.eagerflow.internal.DescribeCall;
 import io.eagerflow.internal.NativeTensor;
 import io.eagerflow.internal.NativeSession;
@@ -95,7 +96,7 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
 
   private void checkSessionOpen() {
     if (op.core().isClosed()) {
-      throw new IllegalStateException(NativeSession.CLOSED_MESSAGE);
+      throw new IllegalStateException(Wire.CLOSED_MESSAGE);
     }
   }
 

@@ -1,4 +1,5 @@
 package io.eagerflow;
+import io.eagerflow.internal.Wire;
 
 /**
  * A snapshot of a session's native tensors. At every moment {@code createdTensors ==
@@ -25,6 +26,14 @@ public record SessionStats(
     long gcRequests) {
 
   static SessionStats of(long[] v) {
-    return new SessionStats(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+    return new SessionStats(
+        v[Wire.STATS_LIVE_TENSORS],
+        v[Wire.STATS_LIVE_BYTES],
+        v[Wire.STATS_PEAK_BYTES],
+        v[Wire.STATS_CREATED_TENSORS],
+        v[Wire.STATS_FREED_EXPLICITLY],
+        v[Wire.STATS_FREED_BY_CLEANUP],
+        v[Wire.STATS_FREED_AT_CLOSE],
+        v[Wire.STATS_GC_REQUESTS]);
   }
 }

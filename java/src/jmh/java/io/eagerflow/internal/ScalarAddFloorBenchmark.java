@@ -53,6 +53,6 @@ public class ScalarAddFloorBenchmark {
   /** {@code execute2} then {@code free}: two crossings, as {@code add} then {@code release}. */
   @Benchmark
   public boolean executeAndFree() {
-    return Native.free(session, Native.execute2(session, add, x, y), Native.FREED_EXPLICITLY);
+    return Native.free(session, Native.execute2(session, add, x, y), Wire.FREED_EXPLICITLY);
   }
 }

@@ -16,7 +16,7 @@ public abstract class FreeCall extends NativeCall<Void> {
 
   /** Frees explicitly; a safe point if {@code safePoint} ({@code release}, not a scope). */
   protected FreeCall(boolean safePoint) {
-    this(safePoint, Native.FREED_EXPLICITLY);
+    this(safePoint, Wire.FREED_EXPLICITLY);
   }
 
   FreeCall(boolean safePoint, int reason) {

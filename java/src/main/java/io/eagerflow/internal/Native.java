@@ -20,11 +20,6 @@ package io.eagerflow.internal;
  * RuntimeException} for a panic.
  */
 public final class Native {
-  /** Reason codes for {@link #free} and {@link #freeMany}. */
-  public static final int FREED_EXPLICITLY = 0;
-
-  public static final int FREED_BY_CLEANUP = 1;
-
   static {
     NativeLibrary.load();
   }

@@ -26,12 +26,6 @@ public final class NativeSession {
   /** The table of standalone tensors: native session id 0, never closed, never tracked. */
   public static final NativeSession STANDALONE = new NativeSession();
 
-  public static final String CLOSED_MESSAGE = "Eager session has been closed";
-  static final int STATS_LENGTH = 8;
-  static final int STATS_LIVE_BYTES = 1;
-  static final long MIN_GC_TRIGGER_BYTES = 64L << 20;
-  static final long HEADROOM_DIVISOR = 8;
-
   private static final long CLOSED = Long.MIN_VALUE;
 
   private final long id;
@@ -190,7 +184,7 @@ public final class NativeSession {
   long enter() {
     // The standalone table never closes: no count to keep.
     if (this != STANDALONE && !tryEnter()) {
-      throw new IllegalStateException(CLOSED_MESSAGE);
+      throw new IllegalStateException(Wire.CLOSED_MESSAGE);
     }
     return id;
   }
@@ -223,7 +217,7 @@ public final class NativeSession {
   /** @throws IllegalStateException if the session is closed */
   public void checkOpen() {
     if (isClosed()) {
-      throw new IllegalStateException(CLOSED_MESSAGE);
+      throw new IllegalStateException(Wire.CLOSED_MESSAGE);
     }
   }
 
@@ -243,7 +237,7 @@ public final class NativeSession {
   public long[] stats() {
     if (tryEnter()) {
       try {
-        long[] out = new long[STATS_LENGTH];
+        long[] out = new long[Wire.STATS_LENGTH];
         Native.stats(id, out);
         return out;
       } finally {
@@ -276,13 +270,13 @@ public final class NativeSession {
     try {
       awaitCallsInFlight();
       tracking.stop();
-      long[] stats = new long[STATS_LENGTH];
+      long[] stats = new long[Wire.STATS_LENGTH];
       Native.closeSession(id, stats);
       Threads.join(executorThread);
       tracking.reportAtClose();
       finalStats.complete(stats);
     } finally {
-      finalStats.complete(new long[STATS_LENGTH]);
+      finalStats.complete(new long[Wire.STATS_LENGTH]);
       OpenSessions.closed();
     }
     return true;

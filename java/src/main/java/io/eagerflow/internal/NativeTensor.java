@@ -277,7 +277,7 @@ public final class NativeTensor {
       if (!explicit) {
         LeakSites.report(site, "freed by the cleaner once unreachable");
       }
-      int reason = explicit ? Native.FREED_EXPLICITLY : Native.FREED_BY_CLEANUP;
+      int reason = explicit ? Wire.FREED_EXPLICITLY : Wire.FREED_BY_CLEANUP;
       NativeSession.STANDALONE.call(
           new FreeCall(false, reason) {
             @Override

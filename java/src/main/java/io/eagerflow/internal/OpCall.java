@@ -11,19 +11,6 @@ import java.util.Arrays;
  * a caller names is kept after the call. Picks the cheapest native entry point for what it holds.
  */
 public abstract class OpCall<R> extends NativeCall<R> {
-  // Attribute kinds, shared with src/ops/attrs.rs.
-  private static final int INT = 0;
-  private static final int INTS = 1;
-  private static final int FLOAT = 2;
-  private static final int FLOATS = 3;
-  private static final int BOOL = 4;
-  private static final int BOOLS = 5;
-  private static final int TYPE = 6;
-  private static final int SHAPE = 7;
-  private static final int STRING = 8;
-  private static final int TENSOR = 9;
-  private static final int FOREIGN_TENSOR = 10;
-
   protected final OpInfo op;
   private final NativeSession session;
   // The first two inputs in fields, the rest in arrays: the op facade's one- and two-input calls
@@ -150,47 +137,47 @@ public abstract class OpCall<R> extends NativeCall<R> {
   }
 
   protected final void attrInt(int id, long value) {
-    record(id, INT, 1);
+    record(id, Wire.ATTR_INT, 1);
     attrs[attrLength++] = value;
   }
 
   protected final void attrInts(int id, long[] value) {
-    record(id, INTS, value.length);
+    record(id, Wire.ATTR_INTS, value.length);
     System.arraycopy(value, 0, attrs, attrLength, value.length);
     attrLength += value.length;
   }
 
   protected final void attrFloat(int id, float value) {
-    record(id, FLOAT, 1);
+    record(id, Wire.ATTR_FLOAT, 1);
     attrs[attrLength++] = Float.floatToRawIntBits(value) & 0xffffffffL;
   }
 
   protected final void attrFloats(int id, float[] value) {
-    record(id, FLOATS, value.length);
+    record(id, Wire.ATTR_FLOATS, value.length);
     for (float v : value) {
       attrs[attrLength++] = Float.floatToRawIntBits(v) & 0xffffffffL;
     }
   }
 
   protected final void attrBool(int id, boolean value) {
-    record(id, BOOL, 1);
+    record(id, Wire.ATTR_BOOL, 1);
     attrs[attrLength++] = value ? 1 : 0;
   }
 
   protected final void attrBools(int id, boolean[] value) {
-    record(id, BOOLS, value.length);
+    record(id, Wire.ATTR_BOOLS, value.length);
     for (boolean v : value) {
       attrs[attrLength++] = v ? 1 : 0;
     }
   }
 
   protected final void attrType(int id, int dtypeCode) {
-    record(id, TYPE, 1);
+    record(id, Wire.ATTR_TYPE, 1);
     attrs[attrLength++] = dtypeCode;
   }
 
   protected final void attrShape(int id, long[] dims) {
-    record(id, SHAPE, dims.length);
+    record(id, Wire.ATTR_SHAPE, dims.length);
     System.arraycopy(dims, 0, attrs, attrLength, dims.length);
     attrLength += dims.length;
   }
@@ -198,7 +185,7 @@ public abstract class OpCall<R> extends NativeCall<R> {
   protected final void attrString(int id, String value) {
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
     int words = (bytes.length + 7) / 8;
-    record(id, STRING, 1 + words);
+    record(id, Wire.ATTR_STRING, 1 + words);
     attrs[attrLength++] = bytes.length;
     for (int w = 0; w < words; w++) {
       long packed = 0;
@@ -217,7 +204,7 @@ public abstract class OpCall<R> extends NativeCall<R> {
     NativeSession from = tensor.session();
     boolean standalone = from == NativeSession.STANDALONE;
     boolean foreign = !standalone && from != session;
-    record(id, foreign ? FOREIGN_TENSOR : TENSOR, 2);
+    record(id, foreign ? Wire.ATTR_FOREIGN_TENSOR : Wire.ATTR_TENSOR, 2);
     if (foreign) {
       // The other session's id is known once the call has entered it.
       if (attrSessions == null) {

@@ -4,9 +4,9 @@ package io.eagerflow.internal;
 public final class ProcessMemory {
   private ProcessMemory() {}
 
-  /** Live bytes, peak bytes, live tensors and pooled bytes of the process, in that order. */
+  /** The process's counters, laid out as {@code Wire.MEMORY_*} says. */
   public static long[] stats() {
-    long[] out = new long[4];
+    long[] out = new long[Wire.MEMORY_LENGTH];
     Native.memoryStats(out);
     return out;
   }

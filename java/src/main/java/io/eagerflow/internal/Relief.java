@@ -196,9 +196,9 @@ final class Relief {
   }
 
   private static long liveBytes(long sessionId) {
-    long[] out = new long[NativeSession.STATS_LENGTH];
+    long[] out = new long[Wire.STATS_LENGTH];
     Native.stats(sessionId, out);
-    return out[NativeSession.STATS_LIVE_BYTES];
+    return out[Wire.STATS_LIVE_BYTES];
   }
 
   /**
@@ -350,7 +350,7 @@ final class Relief {
     double allowedMutatorNanos = costNanos * (1 - share) / share;
     double headroom = Math.min(rate * allowedMutatorNanos, maxHeadroom(cap));
     double next = liveAfter + headroom;
-    long floor = NativeSession.MIN_GC_TRIGGER_BYTES;
+    long floor = Wire.MIN_GC_TRIGGER_BYTES;
     long ceiling = Math.max(floor, cap - cap / 4);
     return (long) Math.max(floor, Math.min(next, ceiling));
   }
@@ -377,6 +377,6 @@ final class Relief {
    * keep for a collecting session (Rust's batch allowance), at least the trigger floor.
    */
   static long maxHeadroom(long cap) {
-    return Math.max(NativeSession.MIN_GC_TRIGGER_BYTES, cap / NativeSession.HEADROOM_DIVISOR);
+    return Math.max(Wire.MIN_GC_TRIGGER_BYTES, cap / Wire.HEADROOM_DIVISOR);
   }
 }

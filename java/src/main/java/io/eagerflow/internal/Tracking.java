@@ -114,7 +114,7 @@ final class Tracking {
           if (buf.length < BATCH) {
             buf = Arrays.copyOf(buf, buf.length * 2);
           } else {
-            Native.freeMany(sessionId, buf, n, Native.FREED_BY_CLEANUP);
+            Native.freeMany(sessionId, buf, n, Wire.FREED_BY_CLEANUP);
             n = 0;
           }
         }
@@ -122,7 +122,7 @@ final class Tracking {
       }
     }
     if (n > 0) {
-      Native.freeMany(sessionId, buf, n, Native.FREED_BY_CLEANUP);
+      Native.freeMany(sessionId, buf, n, Wire.FREED_BY_CLEANUP);
     }
     if (sentinel != null) {
       sentinel.done.countDown();

@@ -1,5 +1,6 @@
 package io.eagerflow.op;
 
+import io.eagerflow.internal.Wire;
 import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
 import io.eagerflow.OperationBuilder;
@@ -127,7 +128,7 @@ public final class Ops extends OpsTypedConstants {
    */
   public static Ops create(EagerSession session) {
     if (Objects.requireNonNull(session, "session").isClosed()) {
-      throw new IllegalStateException("Eager session has been closed");
+      throw new IllegalStateException(Wire.CLOSED_MESSAGE);
     }
     return new Ops(session, Naming.root());
   }
@@ -195,7 +196,7 @@ public final class Ops extends OpsTypedConstants {
 
   private void checkOpen() {
     if (runner.session.isClosed()) {
-      throw new IllegalStateException("Eager session has been closed");
+      throw new IllegalStateException(Wire.CLOSED_MESSAGE);
     }
   }
 

@@ -149,10 +149,10 @@ class NativeCopyBoundsTest {
     }
     assertEquals(1500, liveTensors());
     assertEquals(
-        1000, Native.freeMany(session, handles, 1000, Native.FREED_EXPLICITLY), "a count");
+        1000, Native.freeMany(session, handles, 1000, Wire.FREED_EXPLICITLY), "a count");
     assertEquals(
         500,
-        Native.freeMany(session, handles, Integer.MAX_VALUE, Native.FREED_EXPLICITLY),
+        Native.freeMany(session, handles, Integer.MAX_VALUE, Wire.FREED_EXPLICITLY),
         "a count past the array's end frees the rest");
     assertEquals(0, liveTensors());
     assertEquals(0, liveBytes());

@@ -133,7 +133,7 @@ class NativeFuzzTest {
         float[] out = new float[2];
         Native.readFloats(liveSession, y, 0, out);
         assertArrayEquals(new float[] {2f, 4f}, out);
-        assertTrue(Native.free(liveSession, y, Native.FREED_EXPLICITLY));
+        assertTrue(Native.free(liveSession, y, Wire.FREED_EXPLICITLY));
         checks++;
       }
     }
@@ -142,7 +142,7 @@ class NativeFuzzTest {
       closeFuzzSession(id);
     }
     for (long h : standaloneCreated) {
-      Native.free(0, h, Native.FREED_EXPLICITLY);
+      Native.free(0, h, Wire.FREED_EXPLICITLY);
       assertThrows(IllegalStateException.class, () -> Native.describe(0, h, true));
     }
     long[] standaloneAfter = stats(0);
@@ -212,8 +212,8 @@ class NativeFuzzTest {
     assertArrayEquals(new int[] {1, 2}, out);
     assertEquals(3, Native.getInt(b, fromStandalone, 0));
     assertEquals(2, Native.getInt(0, back, 1));
-    assertTrue(Native.free(0, back, Native.FREED_EXPLICITLY));
-    assertTrue(Native.free(0, standalone, Native.FREED_EXPLICITLY));
+    assertTrue(Native.free(0, back, Wire.FREED_EXPLICITLY));
+    assertTrue(Native.free(0, standalone, Wire.FREED_EXPLICITLY));
 
     long[] sa = new long[8];
     long[] sb = new long[8];
@@ -247,7 +247,7 @@ class NativeFuzzTest {
                     long y = Native.execute2(session, add, x, x);
                     Native.getFloat(session, y, 3);
                     if (y % 2 == 0) {
-                      Native.free(session, y, Native.FREED_EXPLICITLY);
+                      Native.free(session, y, Wire.FREED_EXPLICITLY);
                     }
                     done.incrementAndGet();
                   } catch (IllegalStateException e) {
