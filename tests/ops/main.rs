@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod async_exec;
+mod async_queue;
 mod common;
 mod compare_cast;
 mod linalg;
