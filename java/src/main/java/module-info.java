@@ -2,10 +2,10 @@
  * eagerflow: an eager tensor runtime with TensorFlow Java's eager API.
  *
  * <p>Only {@code io.eagerflow}, {@code io.eagerflow.op}, {@code io.eagerflow.types} and {@code
- * io.eagerflow.exceptions} are API.
- * {@code io.eagerflow.internal} holds the JNI boundary and the session machinery; it is not
- * exported, so on the module path no other module can call it. The module calls {@code
- * System.load}: on JDK 22 and later run with {@code --enable-native-access=io.eagerflow}.
+ * io.eagerflow.exceptions} are API. {@code io.eagerflow.internal} holds the JNI boundary and the
+ * session machinery; it is not exported, so on the module path no other module can call it. The
+ * module calls {@code System.load}: on JDK 22 and later run with {@code
+ * --enable-native-access=io.eagerflow}.
  */
 module io.eagerflow {
   // GC notifications and the DisableExplicitGC flag (com.sun.management), for GC pacing.

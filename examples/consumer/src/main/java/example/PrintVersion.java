@@ -6,8 +6,8 @@ import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 
 /**
- * A consumer of the published artifact: runs a few ops through the public API and prints the
- * result and the session's counters.
+ * A consumer of the published artifact: runs a few ops through the public API and prints the result
+ * and the session's counters.
  */
 public final class PrintVersion {
   private PrintVersion() {}

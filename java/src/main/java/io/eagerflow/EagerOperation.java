@@ -1,9 +1,9 @@
 package io.eagerflow;
 
-import io.eagerflow.internal.Wire;
-import io.eagerflow.internal.OpInfo;
 import io.eagerflow.internal.NativeSession;
+import io.eagerflow.internal.OpInfo;
 import io.eagerflow.internal.OutputOwner;
+import io.eagerflow.internal.Wire;
 import io.eagerflow.types.TType;
 import org.tensorflow.ndarray.Shape;
 
@@ -14,13 +14,18 @@ import org.tensorflow.ndarray.Shape;
 final class EagerOperation implements Operation, OutputOwner {
   private final EagerSession session;
   private final String type;
+
   /** The name given at build or by {@code Ops.withName}; null for a generated one. */
   private volatile String name;
+
   private final long number;
   private final Output<?>[] outputs;
+
   /** Per input argument, its list length or -1 for a single input; null if all were single. */
   private final int[] inputLists;
+
   private volatile Object tracking;
+
   /** Per-output tracking of outputs kept out of a scope, for ops with several outputs. */
   private volatile Object[] keptTracking;
 
@@ -28,8 +33,7 @@ final class EagerOperation implements Operation, OutputOwner {
     this(session, type, name, handles, null);
   }
 
-  EagerOperation(
-      EagerSession session, String type, String name, long[] handles, int[] inputLists) {
+  EagerOperation(EagerSession session, String type, String name, long[] handles, int[] inputLists) {
     this.session = session;
     this.type = type;
     this.name = name;
@@ -43,12 +47,7 @@ final class EagerOperation implements Operation, OutputOwner {
 
   /** A one-output op whose type and shape are known (constants). */
   EagerOperation(
-      EagerSession session,
-      String type,
-      String name,
-      long handle,
-      DataType dataType,
-      Shape shape) {
+      EagerSession session, String type, String name, long handle, DataType dataType, Shape shape) {
     this.session = session;
     this.type = type;
     this.name = name;
@@ -196,8 +195,8 @@ final class EagerOperation implements Operation, OutputOwner {
   }
 
   /**
-   * The element type of output {@code index}, without reading its values (TensorFlow Java's
-   * {@code EagerOperation.dtype}).
+   * The element type of output {@code index}, without reading its values (TensorFlow Java's {@code
+   * EagerOperation.dtype}).
    *
    * @throws IndexOutOfBoundsException if there is no such output
    * @throws IllegalStateException if the session is closed or the output was released

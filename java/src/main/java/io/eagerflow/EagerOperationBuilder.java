@@ -1,11 +1,11 @@
 package io.eagerflow;
 
-import io.eagerflow.internal.Wire;
 import io.eagerflow.internal.NativeSession;
 import io.eagerflow.internal.NativeTensor;
 import io.eagerflow.internal.OpCall;
 import io.eagerflow.internal.OpInfo;
 import io.eagerflow.internal.TensorTypes;
+import io.eagerflow.internal.Wire;
 import io.eagerflow.types.TType;
 import java.util.Objects;
 import org.tensorflow.ndarray.Shape;
@@ -18,9 +18,12 @@ import org.tensorflow.ndarray.Shape;
 final class EagerOperationBuilder extends OpCall<EagerOperation> implements OperationBuilder {
   private final EagerSession session;
   private final String name;
+
   /** The first attribute name the op does not have; build() throws for it. */
   private String unknownAttr;
+
   private boolean built;
+
   /** The dtype of the only output, when known before the call (an op with a scalar input). */
   private DataType outputType;
 
@@ -80,13 +83,7 @@ final class EagerOperationBuilder extends OpCall<EagerOperation> implements Oper
   static void checkForeign(String opType, Output<?> input, String what) {
     if (input.core().isClosed()) {
       throw new IllegalStateException(
-          opType
-              + ": "
-              + what
-              + " "
-              + input
-              + " is from another session: "
-              + Wire.CLOSED_MESSAGE);
+          opType + ": " + what + " " + input + " is from another session: " + Wire.CLOSED_MESSAGE);
     }
   }
 
@@ -121,8 +118,7 @@ final class EagerOperationBuilder extends OpCall<EagerOperation> implements Oper
   @Override
   protected RuntimeException foreignAttrClosed(IllegalStateException e) {
     return new IllegalStateException(
-        op.type() + ": a tensor attribute is from another session: " + Wire.CLOSED_MESSAGE,
-        e);
+        op.type() + ": a tensor attribute is from another session: " + Wire.CLOSED_MESSAGE, e);
   }
 
   /** The attribute's id for the op, remembering the first unknown name for build(). */

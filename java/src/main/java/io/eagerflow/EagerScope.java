@@ -21,8 +21,8 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * <p><b>What belongs to a scope.</b> Every tensor that the thread which opened the scope creates
- * on that session while the scope is the thread's innermost open scope on it: op outputs and
+ * <p><b>What belongs to a scope.</b> Every tensor that the thread which opened the scope creates on
+ * that session while the scope is the thread's innermost open scope on it: op outputs and
  * constants, everything the session would otherwise track or hold until it closes. Tensors that
  * other threads create on the session at the same time do not: they see no scope of this thread.
  * Standalone tensors ({@code TFloat32.scalarOf} and the like) never belong to a scope. While the
@@ -32,36 +32,35 @@ import java.util.Objects;
  *
  * <p><b>Closing.</b> {@link #close()} frees the scope's tensors that were neither {@link #keep
  * kept} nor already {@link EagerSession#release released}, at once and in one native call, under
- * every cleanup strategy; they count in {@link SessionStats#freedExplicitly()}. Any later use of
- * an operand it freed ({@code shape()}, an op input, {@code asTensor()}, reads through a tensor
- * {@code asTensor()} returned) throws {@link IllegalStateException} naming the operand, as after
- * {@code release}. Releasing an operand while its scope is open frees it at once; the scope's
- * close then skips it (nothing is counted twice). Closing twice does nothing.
+ * every cleanup strategy; they count in {@link SessionStats#freedExplicitly()}. Any later use of an
+ * operand it freed ({@code shape()}, an op input, {@code asTensor()}, reads through a tensor {@code
+ * asTensor()} returned) throws {@link IllegalStateException} naming the operand, as after {@code
+ * release}. Releasing an operand while its scope is open frees it at once; the scope's close then
+ * skips it (nothing is counted twice). Closing twice does nothing.
  *
  * <p><b>Nesting and confinement.</b> Scopes nest per thread and session: a scope opened while
  * another scope of the same session is open on the same thread is inside it, and tensors go to the
- * innermost. Only the opening thread may use a scope. Closing a scope from another thread, or
- * while a scope opened inside it is still open, throws {@link IllegalStateException} and changes
- * nothing: both scopes stay open, new tensors still go to the innermost one, and closing them in
- * order afterwards works. Scopes of different sessions are independent. A scope that is never
- * closed keeps its tensors until its session closes (and the thread's list of open scopes keeps a
+ * innermost. Only the opening thread may use a scope. Closing a scope from another thread, or while
+ * a scope opened inside it is still open, throws {@link IllegalStateException} and changes nothing:
+ * both scopes stay open, new tensors still go to the innermost one, and closing them in order
+ * afterwards works. Scopes of different sessions are independent. A scope that is never closed
+ * keeps its tensors until its session closes (and the thread's list of open scopes keeps a
  * reference to it until the thread ends): use try-with-resources.
  *
- * <p><b>Keeping.</b> {@link #keep} moves an operand's tensor to the enclosing scope (the next
- * outer scope of the same session on this thread), or, when there is none, to the session: from
- * then on the session's strategy applies, as for a tensor created outside any scope ({@code
- * IN_BACKGROUND} and {@code ON_SAFE_POINTS} free it once it is unreachable, {@code
- * ON_SESSION_CLOSE} at close). Ownership is per output: keeping one output of an op with several
- * ({@code split}, {@code unstack}) moves that output only; its siblings are freed with the scope
- * unless kept as well.
+ * <p><b>Keeping.</b> {@link #keep} moves an operand's tensor to the enclosing scope (the next outer
+ * scope of the same session on this thread), or, when there is none, to the session: from then on
+ * the session's strategy applies, as for a tensor created outside any scope ({@code IN_BACKGROUND}
+ * and {@code ON_SAFE_POINTS} free it once it is unreachable, {@code ON_SESSION_CLOSE} at close).
+ * Ownership is per output: keeping one output of an op with several ({@code split}, {@code
+ * unstack}) moves that output only; its siblings are freed with the scope unless kept as well.
  *
- * <p><b>The session closing first.</b> Closing the session frees everything it holds, the
- * tensors of open scopes included (counted in {@link SessionStats#freedAtClose()}). Closing a
- * scope afterwards, on its thread and in any order, is harmless: it does nothing and throws
- * nothing. (A confined {@code Arena} throws when closed a second time; here, as for {@link
+ * <p><b>The session closing first.</b> Closing the session frees everything it holds, the tensors
+ * of open scopes included (counted in {@link SessionStats#freedAtClose()}). Closing a scope
+ * afterwards, on its thread and in any order, is harmless: it does nothing and throws nothing. (A
+ * confined {@code Arena} throws when closed a second time; here, as for {@link
  * EagerSession#close()}, close is idempotent, so try-with-resources blocks may end in any order
- * around the session's.) {@link #keep} on a closed session throws {@code IllegalStateException("Eager session
- * has been closed")}.
+ * around the session's.) {@link #keep} on a closed session throws {@code
+ * IllegalStateException("Eager session has been closed")}.
  */
 public final class EagerScope implements AutoCloseable {
   private static final Output<?>[] NONE = new Output<?>[0];
@@ -69,10 +68,13 @@ public final class EagerScope implements AutoCloseable {
   final EagerSession session;
   final ScopeStack stack;
   final Thread owner;
+
   /** The owner thread's open scopes, of which this is one; see {@link ScopeStack}. */
   final ScopeStack.Chain chain;
+
   /** The next scope down the owner thread's chain (any session). Owner thread only. */
   EagerScope below;
+
   /** The enclosing scope of the same session on the owner thread, or null. */
   private final EagerScope parent;
 
@@ -107,9 +109,9 @@ public final class EagerScope implements AutoCloseable {
 
   /**
    * Moves {@code operand}'s tensor out of this scope, to the enclosing scope or, when there is
-   * none, to the session and its cleanup strategy, and returns {@code operand}. Does nothing to
-   * an operand this scope does not own (created outside it, or already kept), which is returned
-   * as it is.
+   * none, to the session and its cleanup strategy, and returns {@code operand}. Does nothing to an
+   * operand this scope does not own (created outside it, or already kept), which is returned as it
+   * is.
    *
    * @throws IllegalStateException if this scope is closed, if called from a thread other than the
    *     one that opened it, or if the operand was released or freed (the message names it) or its
@@ -120,7 +122,8 @@ public final class EagerScope implements AutoCloseable {
     Objects.requireNonNull(operand, "operand");
     checkThread("keep");
     if (closed) {
-      throw new IllegalStateException("EagerScope has been closed: keep() must come before close()");
+      throw new IllegalStateException(
+          "EagerScope has been closed: keep() must come before close()");
     }
     Output<?> o = operand.asOutput();
     if (o.session() != session) {
@@ -140,13 +143,12 @@ public final class EagerScope implements AutoCloseable {
   }
 
   /**
-   * Frees every tensor of this scope that was not kept or released, in one native call, counted
-   * in {@link SessionStats#freedExplicitly()}. Does nothing if the scope is closed already or its
+   * Frees every tensor of this scope that was not kept or released, in one native call, counted in
+   * {@link SessionStats#freedExplicitly()}. Does nothing if the scope is closed already or its
    * session was closed (which freed everything).
    *
-   * @throws IllegalStateException if called from a thread other than the one that opened the
-   *     scope, or while a scope opened inside it (on the same session) is still open; nothing
-   *     changes then
+   * @throws IllegalStateException if called from a thread other than the one that opened the scope,
+   *     or while a scope opened inside it (on the same session) is still open; nothing changes then
    */
   @Override
   public void close() {

@@ -33,16 +33,16 @@ import org.tensorflow.ndarray.Shape;
  * }</pre>
  *
  * <p>Thread-safe: any number of threads may run ops on one session. {@link #close()} refuses new
- * calls at once, waits (parked) for calls in flight, stops the cleanup thread and frees
- * everything; calls racing with it end with {@link IllegalStateException}, never anything else.
+ * calls at once, waits (parked) for calls in flight, stops the cleanup thread and frees everything;
+ * calls racing with it end with {@link IllegalStateException}, never anything else.
  *
  * <p>After close, every call on the session or on anything it produced (operations, outputs,
  * builders, the tensors {@link Operand#asTensor()} returned, ops run through it) throws {@code
  * IllegalStateException("Eager session has been closed")}, except {@link #stats()} (the final
- * counts), {@link #isClosed()}, {@link #close()}, {@link #resourceCleanupStrategy()} and the
- * naming metadata held in Java: {@link Operation#type()}, {@link Operation#name()}, {@link
- * Operation#numOutputs()} and {@link Output#index()}. {@code shape()} and {@code dataType()}
- * throw, as after {@link #release}.
+ * counts), {@link #isClosed()}, {@link #close()}, {@link #resourceCleanupStrategy()} and the naming
+ * metadata held in Java: {@link Operation#type()}, {@link Operation#name()}, {@link
+ * Operation#numOutputs()} and {@link Output#index()}. {@code shape()} and {@code dataType()} throw,
+ * as after {@link #release}.
  *
  * <p>Threads: an {@link ResourceCleanupStrategy#IN_BACKGROUND IN_BACKGROUND} session runs one
  * daemon thread, {@code eagerflow-cleanup-<n>}, from {@link Options#build()} to {@link #close()};
@@ -50,44 +50,42 @@ import org.tensorflow.ndarray.Shape;
  * async(true)}) also runs one executor thread, a daemon named {@code eagerflow-exec-<n>}, from
  * {@link Options#build()} to {@link #close()}; it holds no reference to the session (it runs
  * collections for queued ops that meet the memory limit, see below). The library's one cleaner
- * thread, {@code eagerflow-cleaner},
- * frees standalone tensors and sessions that became unreachable without being closed (with a
- * warning). Such a forgotten session keeps its tensors and its thread until a garbage collection
- * finds it, so when sessions left open accumulate (64 at first; then twice as many as a
- * collection left open), {@link Options#build()} requests a collection and waits briefly for the
- * cleaner to close the forgotten ones. That request is not counted in any session's {@link
- * SessionStats#gcRequests()}.
+ * thread, {@code eagerflow-cleaner}, frees standalone tensors and sessions that became unreachable
+ * without being closed (with a warning). Such a forgotten session keeps its tensors and its thread
+ * until a garbage collection finds it, so when sessions left open accumulate (64 at first; then
+ * twice as many as a collection left open), {@link Options#build()} requests a collection and waits
+ * briefly for the cleaner to close the forgotten ones. That request is not counted in any session's
+ * {@link SessionStats#gcRequests()}.
  *
  * <p>Asynchronous sessions ({@link Options#async(boolean) async(true)}): building an op with one
- * output checks what needs no values (the op exists, its inputs' number and layout, its
- * attributes' names, that its inputs are live) and, for the ops with build-time inference (the
- * list is in the README's "Asynchronous sessions" section), what their inputs' dtypes and shapes
- * decide, throwing from {@code
- * build()} the exception and message a synchronous session would; inputs still pending count with
- * the dtype and shape inferred when their own op was built. It then queues the op on the session's
- * executor thread and returns at once; ops with several outputs ({@code split}, {@code unstack}, the cross-entropy
- * ops) wait for their inputs and run on the building thread, since their output count depends on
- * values. Queued ops run one at a time in the order they were queued, so each thread's ops run in
- * the order it built them, and an op runs after the ops whose outputs it reads, whichever thread
- * built them. Reading an output ({@link Operand#asTensor()}, copies) waits for that output only;
- * {@code shape()} and {@code dataType()} answer at once when the build inferred them (an op whose
- * output shape depends on values computed by an earlier op, such as {@code gather}, or {@code
- * Reshape}, {@code Transpose} or a reduction given a computed shape, permutation or axis, is
- * known once it ran) and wait otherwise. An op that fails when it runs (a
- * dtype or shape mismatch, an index out of range, the memory limit) marks its output failed:
- * every read of it, or of an output computed from it, throws the exception a synchronous session
- * would have thrown when building it, naming the op; {@link #sync()} throws the first such error
- * once. {@link #release}, scopes and the cleanup strategies free a pending output once its op has
- * run, and nothing a queued op still needs is freed before it runs. {@link #close()} cancels the
- * queued ops that have not started, waits for the one running, and frees everything. The queue is
- * bounded ({@link Options#asyncQueueCapacity}): a thread that builds an op while it is full waits
- * for room, so neither the queue nor native memory grows without limit ({@link
- * Options#maxNativeBytes} bounds what queued ops allocate too). A queued op whose allocation meets
- * that limit gets what a building thread gets under {@link ResourceCleanupStrategy#IN_BACKGROUND
- * IN_BACKGROUND} and {@link ResourceCleanupStrategy#ON_SAFE_POINTS ON_SAFE_POINTS}: the executor
- * thread requests a garbage collection, lets the cleanup free what was unreachable, and retries
- * the op once; under {@link ResourceCleanupStrategy#ON_SESSION_CLOSE ON_SESSION_CLOSE} the op
- * fails with {@link NativeMemoryExhaustedException} at once.
+ * output checks what needs no values (the op exists, its inputs' number and layout, its attributes'
+ * names, that its inputs are live) and, for the ops with build-time inference (the list is in the
+ * README's "Asynchronous sessions" section), what their inputs' dtypes and shapes decide, throwing
+ * from {@code build()} the exception and message a synchronous session would; inputs still pending
+ * count with the dtype and shape inferred when their own op was built. It then queues the op on the
+ * session's executor thread and returns at once; ops with several outputs ({@code split}, {@code
+ * unstack}, the cross-entropy ops) wait for their inputs and run on the building thread, since
+ * their output count depends on values. Queued ops run one at a time in the order they were queued,
+ * so each thread's ops run in the order it built them, and an op runs after the ops whose outputs
+ * it reads, whichever thread built them. Reading an output ({@link Operand#asTensor()}, copies)
+ * waits for that output only; {@code shape()} and {@code dataType()} answer at once when the build
+ * inferred them (an op whose output shape depends on values computed by an earlier op, such as
+ * {@code gather}, or {@code Reshape}, {@code Transpose} or a reduction given a computed shape,
+ * permutation or axis, is known once it ran) and wait otherwise. An op that fails when it runs (a
+ * dtype or shape mismatch, an index out of range, the memory limit) marks its output failed: every
+ * read of it, or of an output computed from it, throws the exception a synchronous session would
+ * have thrown when building it, naming the op; {@link #sync()} throws the first such error once.
+ * {@link #release}, scopes and the cleanup strategies free a pending output once its op has run,
+ * and nothing a queued op still needs is freed before it runs. {@link #close()} cancels the queued
+ * ops that have not started, waits for the one running, and frees everything. The queue is bounded
+ * ({@link Options#asyncQueueCapacity}): a thread that builds an op while it is full waits for room,
+ * so neither the queue nor native memory grows without limit ({@link Options#maxNativeBytes} bounds
+ * what queued ops allocate too). A queued op whose allocation meets that limit gets what a building
+ * thread gets under {@link ResourceCleanupStrategy#IN_BACKGROUND IN_BACKGROUND} and {@link
+ * ResourceCleanupStrategy#ON_SAFE_POINTS ON_SAFE_POINTS}: the executor thread requests a garbage
+ * collection, lets the cleanup free what was unreachable, and retries the op once; under {@link
+ * ResourceCleanupStrategy#ON_SESSION_CLOSE ON_SESSION_CLOSE} the op fails with {@link
+ * NativeMemoryExhaustedException} at once.
  */
 public final class EagerSession implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("io.eagerflow");
@@ -113,16 +111,15 @@ public final class EagerSession implements AutoCloseable {
     ON_SAFE_POINTS,
     /**
      * Nothing is freed before {@link EagerSession#close()} (other than by {@link
-     * EagerSession#release}); no reference is even tracked. Cheapest per op, but memory grows
-     * with every op until close: use it for short sessions, or with {@link
-     * Options#maxNativeBytes}.
+     * EagerSession#release}); no reference is even tracked. Cheapest per op, but memory grows with
+     * every op until close: use it for short sessions, or with {@link Options#maxNativeBytes}.
      */
     ON_SESSION_CLOSE
   }
 
   /**
-   * Where ops run. This library computes on the CPU only, so the policy has no effect; it exists
-   * so that TensorFlow Java code ports unchanged.
+   * Where ops run. This library computes on the CPU only, so the policy has no effect; it exists so
+   * that TensorFlow Java code ports unchanged.
    */
   public enum DevicePlacementPolicy {
     /** No effect (CPU only). */
@@ -140,8 +137,7 @@ public final class EagerSession implements AutoCloseable {
     private static final double DEFAULT_MAX_GC_TIME_SHARE = 0.6;
     private boolean async;
     private DevicePlacementPolicy devicePlacementPolicy = DevicePlacementPolicy.SILENT;
-    private ResourceCleanupStrategy resourceCleanupStrategy =
-        ResourceCleanupStrategy.IN_BACKGROUND;
+    private ResourceCleanupStrategy resourceCleanupStrategy = ResourceCleanupStrategy.IN_BACKGROUND;
     private long maxNativeBytes;
     private long gcTriggerBytes;
     private double maxGcTimeShare = DEFAULT_MAX_GC_TIME_SHARE;
@@ -152,11 +148,11 @@ public final class EagerSession implements AutoCloseable {
     public static final int DEFAULT_ASYNC_QUEUE_CAPACITY = 1024;
 
     /**
-     * The largest {@link #asyncQueueCapacity} accepted, 65,536 (64 times the default): one
-     * executor thread gains nothing from a building thread that runs further ahead. The queue sets
-     * nothing aside for its capacity; each op waiting in it holds a few hundred bytes of
-     * bookkeeping (more with long input or attribute lists), counted against {@link
-     * #maxNativeBytes}. The native library enforces the same bound.
+     * The largest {@link #asyncQueueCapacity} accepted, 65,536 (64 times the default): one executor
+     * thread gains nothing from a building thread that runs further ahead. The queue sets nothing
+     * aside for its capacity; each op waiting in it holds a few hundred bytes of bookkeeping (more
+     * with long input or attribute lists), counted against {@link #maxNativeBytes}. The native
+     * library enforces the same bound.
      */
     public static final int MAX_ASYNC_QUEUE_CAPACITY = 1 << 16;
 
@@ -173,17 +169,17 @@ public final class EagerSession implements AutoCloseable {
     }
 
     /**
-     * How many ops an asynchronous session may hold queued; building an op while the queue is
-     * full waits for room (backpressure). No effect without {@link #async(boolean) async(true)}.
-     * Default {@value #DEFAULT_ASYNC_QUEUE_CAPACITY}, at most {@value #MAX_ASYNC_QUEUE_CAPACITY}.
+     * How many ops an asynchronous session may hold queued; building an op while the queue is full
+     * waits for room (backpressure). No effect without {@link #async(boolean) async(true)}. Default
+     * {@value #DEFAULT_ASYNC_QUEUE_CAPACITY}, at most {@value #MAX_ASYNC_QUEUE_CAPACITY}.
      *
-     * <p>Memory follows what is queued, not the capacity: nothing is set aside when the session
-     * is built. An op waiting in the queue holds a few hundred bytes of bookkeeping, counted
-     * against {@link #maxNativeBytes} until it has run, so tensors cannot use that room. An
-     * ordinary op is queued even with the limit reached (it fails when it runs, as its
-     * allocation would); one whose bookkeeping exceeds 1 KiB (long input or attribute lists)
-     * is refused at build past the limit with {@link NativeMemoryExhaustedException}. A full
-     * queue at the maximum capacity thus holds at most 64 MiB beyond the limit.
+     * <p>Memory follows what is queued, not the capacity: nothing is set aside when the session is
+     * built. An op waiting in the queue holds a few hundred bytes of bookkeeping, counted against
+     * {@link #maxNativeBytes} until it has run, so tensors cannot use that room. An ordinary op is
+     * queued even with the limit reached (it fails when it runs, as its allocation would); one
+     * whose bookkeeping exceeds 1 KiB (long input or attribute lists) is refused at build past the
+     * limit with {@link NativeMemoryExhaustedException}. A full queue at the maximum capacity thus
+     * holds at most 64 MiB beyond the limit.
      *
      * @throws IllegalArgumentException if {@code capacity} is not between 1 and {@value
      *     #MAX_ASYNC_QUEUE_CAPACITY}
@@ -213,23 +209,22 @@ public final class EagerSession implements AutoCloseable {
     }
 
     /**
-     * A hard limit on the bytes of live tensors in the session. An op or constant that would
-     * exceed it first triggers one collection and cleanup (except under {@code
-     * ON_SESSION_CLOSE}), then, if still too large, throws {@link NativeMemoryExhaustedException}
-     * naming the limit, the live and requested bytes, the strategy, the collections the session
-     * requested and what they freed, and what to do. Nothing is left half-allocated and the
-     * session stays usable.
+     * A hard limit on the bytes of live tensors in the session. An op or constant that would exceed
+     * it first triggers one collection and cleanup (except under {@code ON_SESSION_CLOSE}), then,
+     * if still too large, throws {@link NativeMemoryExhaustedException} naming the limit, the live
+     * and requested bytes, the strategy, the collections the session requested and what they freed,
+     * and what to do. Nothing is left half-allocated and the session stays usable.
      *
      * <p>Every session has a limit. Default ({@code 0} or less): a quarter of the memory the
-     * process may use, that is of its cgroup's memory limit ({@code /sys/fs/cgroup/memory.max},
-     * or {@code memory/memory.limit_in_bytes} under cgroup v1) when there is one, else of the
-     * physical RAM (6 GiB on a 24 GiB machine). {@code Long.MAX_VALUE} means no practical limit.
+     * process may use, that is of its cgroup's memory limit ({@code /sys/fs/cgroup/memory.max}, or
+     * {@code memory/memory.limit_in_bytes} under cgroup v1) when there is one, else of the physical
+     * RAM (6 GiB on a 24 GiB machine). {@code Long.MAX_VALUE} means no practical limit.
      *
-     * <p>When garbage collections cannot free native memory (the session has no way to cause
-     * one: {@code -XX:+DisableExplicitGC} makes {@code System.gc()} a no-op and the collector has
-     * no Eden to fill, as with ZGC; or three requested collections in a row freed nothing), an
-     * {@code IN_BACKGROUND} or {@code ON_SAFE_POINTS} session stops requesting them, logs one
-     * WARNING ({@code io.eagerflow}), and relies on this limit: it never grows past it.
+     * <p>When garbage collections cannot free native memory (the session has no way to cause one:
+     * {@code -XX:+DisableExplicitGC} makes {@code System.gc()} a no-op and the collector has no
+     * Eden to fill, as with ZGC; or three requested collections in a row freed nothing), an {@code
+     * IN_BACKGROUND} or {@code ON_SAFE_POINTS} session stops requesting them, logs one WARNING
+     * ({@code io.eagerflow}), and relies on this limit: it never grows past it.
      */
     public Options maxNativeBytes(long bytes) {
       this.maxNativeBytes = bytes;
@@ -238,19 +233,19 @@ public final class EagerSession implements AutoCloseable {
 
     /**
      * The soft threshold of live native bytes past which an {@code IN_BACKGROUND} or {@code
-     * ON_SAFE_POINTS} session causes a garbage collection and lets its cleanup catch up before
-     * the allocating call returns (the GC cannot see native memory, so without this a loop with a
-     * large heap could exhaust RAM first). Outputs' Java owners die young, so where the collector
-     * has an Eden (G1, Parallel, Serial) the session causes a young collection by filling the rest
-     * of Eden with short-lived arrays, which works under {@code -XX:+DisableExplicitGC} too and
-     * costs far less than a full collection with a large live heap; it calls {@code System.gc()}
-     * when the last full collection cost less than filling Eden would, when a young collection
-     * freed nothing, and on collectors without an Eden (ZGC, Shenandoah). Requests are
-     * rate-limited: at least half the threshold must have been allocated since the previous one;
-     * each collection caused is counted in {@link SessionStats#gcRequests()}. {@code ON_SESSION_CLOSE} never requests one. A value set here
-     * is fixed; one above {@link #maxNativeBytes} means the session never requests a collection
-     * (only the hard limit does). Default ({@code 0} or less): adaptive, see {@link
-     * #maxGcTimeShare}.
+     * ON_SAFE_POINTS} session causes a garbage collection and lets its cleanup catch up before the
+     * allocating call returns (the GC cannot see native memory, so without this a loop with a large
+     * heap could exhaust RAM first). Outputs' Java owners die young, so where the collector has an
+     * Eden (G1, Parallel, Serial) the session causes a young collection by filling the rest of Eden
+     * with short-lived arrays, which works under {@code -XX:+DisableExplicitGC} too and costs far
+     * less than a full collection with a large live heap; it calls {@code System.gc()} when the
+     * last full collection cost less than filling Eden would, when a young collection freed
+     * nothing, and on collectors without an Eden (ZGC, Shenandoah). Requests are rate-limited: at
+     * least half the threshold must have been allocated since the previous one; each collection
+     * caused is counted in {@link SessionStats#gcRequests()}. {@code ON_SESSION_CLOSE} never
+     * requests one. A value set here is fixed; one above {@link #maxNativeBytes} means the session
+     * never requests a collection (only the hard limit does). Default ({@code 0} or less):
+     * adaptive, see {@link #maxGcTimeShare}.
      */
     public Options gcTriggerBytes(long bytes) {
       this.gcTriggerBytes = bytes;
@@ -258,18 +253,17 @@ public final class EagerSession implements AutoCloseable {
     }
 
     /**
-     * How much of the wall time the collections an {@code IN_BACKGROUND} or {@code
-     * ON_SAFE_POINTS} session requests may take, between 0 and 1 (exclusive). After each
-     * requested collection the session measures what it cost (the wall time the caller waited,
-     * and the collectors' own times from their MX beans) and how fast its live native bytes grew
-     * since the previous one, and sets the adaptive soft threshold to the bytes still live plus
-     * what it may allocate before the collections would exceed this share, but at most an eighth
-     * of {@link #maxNativeBytes} (768 MiB under a 6 GiB cap) more; never below 64 MiB
-     * nor above three quarters of {@link #maxNativeBytes}. So a small heap (cheap collections)
-     * keeps native memory near 64 MiB, and a large live heap (costly collections) lets it grow,
-     * within that eighth, instead of spending all the time collecting. Has no effect with a fixed
-     * {@link #gcTriggerBytes}. Default 0.6 ({@code docs/memory.md} has the measurements behind
-     * it).
+     * How much of the wall time the collections an {@code IN_BACKGROUND} or {@code ON_SAFE_POINTS}
+     * session requests may take, between 0 and 1 (exclusive). After each requested collection the
+     * session measures what it cost (the wall time the caller waited, and the collectors' own times
+     * from their MX beans) and how fast its live native bytes grew since the previous one, and sets
+     * the adaptive soft threshold to the bytes still live plus what it may allocate before the
+     * collections would exceed this share, but at most an eighth of {@link #maxNativeBytes} (768
+     * MiB under a 6 GiB cap) more; never below 64 MiB nor above three quarters of {@link
+     * #maxNativeBytes}. So a small heap (cheap collections) keeps native memory near 64 MiB, and a
+     * large live heap (costly collections) lets it grow, within that eighth, instead of spending
+     * all the time collecting. Has no effect with a fixed {@link #gcTriggerBytes}. Default 0.6
+     * ({@code docs/memory.md} has the measurements behind it).
      *
      * @throws IllegalArgumentException if {@code share} is not in (0, 1)
      */
@@ -283,11 +277,11 @@ public final class EagerSession implements AutoCloseable {
     }
 
     /**
-     * Records where each op output (and, from then on, each standalone tensor) is created. When
-     * one is freed by the cleanup strategy or at close instead of by {@link EagerSession#release}
-     * or {@code close()}, or the session is collected without {@code close()}, the creation site
-     * is logged once at WARNING through {@link System.Logger} ({@code io.eagerflow}). Costs a
-     * stack capture per op; off by default, and free when off. The system property {@code
+     * Records where each op output (and, from then on, each standalone tensor) is created. When one
+     * is freed by the cleanup strategy or at close instead of by {@link EagerSession#release} or
+     * {@code close()}, or the session is collected without {@code close()}, the creation site is
+     * logged once at WARNING through {@link System.Logger} ({@code io.eagerflow}). Costs a stack
+     * capture per op; off by default, and free when off. The system property {@code
      * eagerflow.trackLeaks=true} turns it on for standalone tensors.
      */
     public Options trackLeaks(boolean value) {
@@ -296,10 +290,10 @@ public final class EagerSession implements AutoCloseable {
     }
 
     /**
-     * A new session with these options; under {@code IN_BACKGROUND} its cleanup thread is
-     * started, and with {@code async(true)} its executor thread. When many sessions are open (see
-     * {@link EagerSession}), first requests a garbage collection and waits briefly, bounded, for
-     * forgotten sessions to be closed.
+     * A new session with these options; under {@code IN_BACKGROUND} its cleanup thread is started,
+     * and with {@code async(true)} its executor thread. When many sessions are open (see {@link
+     * EagerSession}), first requests a garbage collection and waits briefly, bounded, for forgotten
+     * sessions to be closed.
      */
     public EagerSession build() {
       return new EagerSession(this, false);
@@ -312,6 +306,7 @@ public final class EagerSession implements AutoCloseable {
   private final Cleaner.Cleanable cleanable;
   private final AtomicBoolean closedByCaller = new AtomicBoolean();
   private final LeakSites.Site site;
+
   /** The scopes open on this session, per thread. */
   final ScopeStack scopes = new ScopeStack();
 
@@ -336,7 +331,8 @@ public final class EagerSession implements AutoCloseable {
             options.trackLeaks,
             options.async ? options.asyncQueueCapacity : 0);
     this.site = options.trackLeaks ? LeakSites.capture("EagerSession") : null;
-    this.cleanable = isDefault ? null : LibraryCleaner.register(this, new Forgotten(core, closedByCaller, site));
+    this.cleanable =
+        isDefault ? null : LibraryCleaner.register(this, new Forgotten(core, closedByCaller, site));
   }
 
   /** New options with the defaults. */
@@ -403,9 +399,9 @@ public final class EagerSession implements AutoCloseable {
   }
 
   /**
-   * Frees the given op outputs now, under every strategy; a safe point. Releasing twice is a
-   * no-op; any later use of a released operand throws {@link IllegalStateException} naming it.
-   * Every operand is checked before anything is freed: if one is invalid, none is released.
+   * Frees the given op outputs now, under every strategy; a safe point. Releasing twice is a no-op;
+   * any later use of a released operand throws {@link IllegalStateException} naming it. Every
+   * operand is checked before anything is freed: if one is invalid, none is released.
    *
    * @throws NullPointerException if {@code operands} or one of them is null
    * @throws IllegalArgumentException if an operand belongs to another session
@@ -499,12 +495,12 @@ public final class EagerSession implements AutoCloseable {
    * reports failures, as TensorFlow Java's {@code sync} does: the session remembers only the
    * <em>first</em> queued op that failed since the previous {@code sync()} returned or threw, in
    * the order the executor ran them, and this call throws its error (the exception type and message
-   * a synchronous session would have thrown building that op). Ops that failed after it in the
-   * same interval are not reported by this call nor by any later one; each failure stays attached
-   * to its own outputs instead, so reading one of them, or an output of any op that depends on it,
-   * throws that op's error. An op that failed only because an input had failed is not a failure of
-   * its own. Errors thrown by {@code build()} itself (what dtypes and shapes decide) are never
-   * queued and never reported here. The error is thrown once: the next {@code sync()} reports only
+   * a synchronous session would have thrown building that op). Ops that failed after it in the same
+   * interval are not reported by this call nor by any later one; each failure stays attached to its
+   * own outputs instead, so reading one of them, or an output of any op that depends on it, throws
+   * that op's error. An op that failed only because an input had failed is not a failure of its
+   * own. Errors thrown by {@code build()} itself (what dtypes and shapes decide) are never queued
+   * and never reported here. The error is thrown once: the next {@code sync()} reports only
    * failures after this call, and the session goes on. On a synchronous session there is nothing to
    * wait for. A safe point.
    *
@@ -545,8 +541,8 @@ public final class EagerSession implements AutoCloseable {
   }
 
   /**
-   * Frees a session: run by {@link #close()}, or by the library's cleaner for a session that
-   * became unreachable without it, which is then reported.
+   * Frees a session: run by {@link #close()}, or by the library's cleaner for a session that became
+   * unreachable without it, which is then reported.
    */
   private record Forgotten(NativeSession core, AtomicBoolean closedByCaller, LeakSites.Site site)
       implements Runnable {

@@ -1,7 +1,7 @@
 package io.eagerflow;
 
-import io.eagerflow.internal.Wire;
 import io.eagerflow.internal.ProcessMemory;
+import io.eagerflow.internal.Wire;
 
 /** Process-wide native memory: all sessions and standalone tensors together. */
 public final class NativeMemory {

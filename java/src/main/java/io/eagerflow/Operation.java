@@ -44,8 +44,8 @@ public interface Operation {
   int outputListLength(String name);
 
   /**
-   * Outputs {@code index} to {@code index + length - 1}, such as the list {@link
-   * #outputListLength} counts.
+   * Outputs {@code index} to {@code index + length - 1}, such as the list {@link #outputListLength}
+   * counts.
    *
    * @throws IndexOutOfBoundsException if the range is not within the outputs
    * @throws IllegalStateException if the session is closed

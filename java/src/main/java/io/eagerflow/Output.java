@@ -1,18 +1,18 @@
 package io.eagerflow;
 
-import io.eagerflow.internal.Wire;
 import io.eagerflow.internal.DescribeCall;
-import io.eagerflow.internal.NativeTensor;
 import io.eagerflow.internal.NativeSession;
+import io.eagerflow.internal.NativeTensor;
 import io.eagerflow.internal.TensorTypes;
+import io.eagerflow.internal.Wire;
 import io.eagerflow.types.TType;
 import org.tensorflow.ndarray.Shape;
 
 /**
- * One output of an executed op: a native tensor owned by the op's session. It stays allocated
- * while reachable, until {@link EagerSession#release} or until the session's cleanup strategy
- * frees it after it became unreachable; an output made inside an {@link EagerScope} is freed when
- * that scope closes, unless {@link EagerScope#keep kept}.
+ * One output of an executed op: a native tensor owned by the op's session. It stays allocated while
+ * reachable, until {@link EagerSession#release} or until the session's cleanup strategy frees it
+ * after it became unreachable; an output made inside an {@link EagerScope} is freed when that scope
+ * closes, unless {@link EagerScope#keep kept}.
  *
  * @param <T> the tensor type of the value
  */
@@ -21,13 +21,16 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
   private final int index;
   final long handle;
   private volatile boolean released;
+
   /** Set before {@code released} when the output's scope freed it, for the message. */
   private boolean freedByScope;
+
   /**
-   * The scope this output was made in or kept into (it may have closed since); null outside
-   * scopes and once kept out to the session. Used by that scope's thread only.
+   * The scope this output was made in or kept into (it may have closed since); null outside scopes
+   * and once kept out to the session. Used by that scope's thread only.
    */
   EagerScope scope;
+
   private volatile DataType dataType;
   private volatile Shape shape;
   private volatile T tensor;
@@ -79,9 +82,7 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
     return op.core();
   }
 
-  /**
-   * Throws {@link IllegalStateException} if the session is closed or this output was released.
-   */
+  /** Throws {@link IllegalStateException} if the session is closed or this output was released. */
   @Override
   public void checkUsable() {
     checkSessionOpen();
@@ -161,8 +162,8 @@ public final class Output<T extends TType> implements Operand<T>, NativeTensor.O
   }
 
   /**
-   * The value as a read-only tensor sharing this output's buffer (no copy), computed once. It
-   * keeps this output reachable while it is reachable itself.
+   * The value as a read-only tensor sharing this output's buffer (no copy), computed once. It keeps
+   * this output reachable while it is reachable itself.
    *
    * @throws IllegalStateException if this output was released or its session closed
    */

@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  *
  * <p>The per-op question "which scope owns what this thread creates?" must cost nothing when no
  * scope is open, so {@link #current()} first reads a count of the scopes open on the session (on
- * any thread). When some are, {@link #last} usually answers it without a thread-local lookup: it
- * is a scope that some thread opened or returned to, and every change to a thread's scopes on this
+ * any thread). When some are, {@link #last} usually answers it without a thread-local lookup: it is
+ * a scope that some thread opened or returned to, and every change to a thread's scopes on this
  * session rewrites it with that thread's new innermost scope (or null). So if {@code last} belongs
  * to the calling thread, no change by this thread happened after it was written, and it is still
  * this thread's innermost scope. Otherwise the thread's own chain answers.

@@ -1,10 +1,11 @@
 package io.eagerflow;
+
 import io.eagerflow.internal.Wire;
 
 /**
  * A snapshot of a session's native tensors. At every moment {@code createdTensors ==
- * freedExplicitly + freedByCleanup + freedAtClose + liveTensors}. Bytes count tensor data
- * buffers, each once however many tensors share it.
+ * freedExplicitly + freedByCleanup + freedAtClose + liveTensors}. Bytes count tensor data buffers,
+ * each once however many tensors share it.
  *
  * @param liveTensors tensors held now
  * @param liveBytes bytes of their buffers

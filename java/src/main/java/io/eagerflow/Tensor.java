@@ -14,15 +14,15 @@ import org.tensorflow.ndarray.buffer.ByteDataBuffer;
 
 /**
  * A tensor: a shape, an element type and data. Every tensor is a typed {@link TType} ({@code
- * TFloat32}, {@code TInt32}, ...); the factories here make one from its class, as TensorFlow
- * Java's {@code Tensor.of} does.
+ * TFloat32}, {@code TInt32}, ...); the factories here make one from its class, as TensorFlow Java's
+ * {@code Tensor.of} does.
  */
 public interface Tensor extends Shaped, AutoCloseable {
   /**
    * A standalone tensor of {@code type} and {@code shape}, filled with zeros.
    *
-   * @throws IllegalArgumentException if {@code type} is not a tensor class or a dimension of
-   *     {@code shape} is unknown or negative
+   * @throws IllegalArgumentException if {@code type} is not a tensor class or a dimension of {@code
+   *     shape} is unknown or negative
    */
   static <T extends TType> T of(Class<T> type, Shape shape) {
     return of(type, shape, -1);

@@ -74,8 +74,7 @@ class AsyncQueueCapacityTest {
             List.of(),
             Duration.ofMinutes(2));
     assertEquals(0, r.exitCode(), r.describe());
-    String line =
-        r.lines().stream().filter(l -> l.startsWith("grown=")).findFirst().orElseThrow();
+    String line = r.lines().stream().filter(l -> l.startsWith("grown=")).findFirst().orElseThrow();
     long grown = Long.parseLong(line.substring("grown=".length()));
     // A queue that set its capacity aside would commit over 10 MiB in each of the 32 sessions.
     assertTrue(grown < 64L << 20, "resident memory grew by " + grown + " bytes: " + r.describe());

@@ -12,7 +12,6 @@ import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TInt32;
 import io.eagerflow.types.TType;
-import org.tensorflow.ndarray.Shape;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +25,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.tensorflow.ndarray.Shape;
 
 /** Asynchronous sessions ({@code async(true)}) under each cleanup strategy. */
 class AsyncSessionTest {
@@ -323,15 +323,13 @@ class AsyncSessionTest {
       }
       session.sync();
       assertEquals(2000f, sum.asTensor().getFloat(7));
-      assertTrue(
-          session.stats().peakBytes() <= limit, "peak " + session.stats().peakBytes());
+      assertTrue(session.stats().peakBytes() <= limit, "peak " + session.stats().peakBytes());
     }
   }
 
   /**
    * A loop of ops whose outputs are dropped at once, 32 times the limit in all: the queued
-   * allocations that meet the limit are retried once after a collection, as building threads'
-   * are.
+   * allocations that meet the limit are retried once after a collection, as building threads' are.
    */
   @ParameterizedTest
   @EnumSource(

@@ -178,7 +178,8 @@ class EagerScopeTest {
     assertEquals(base + 1, st.liveTensors(), "the kept tensor outlives its scope");
     assertEquals(1, st.freedExplicitly());
     if (strategy == ResourceCleanupStrategy.ON_SESSION_CLOSE) {
-      await("the kept op to become unreachable", GC_TIMEOUT, System::gc, () -> canary.get() == null);
+      await(
+          "the kept op to become unreachable", GC_TIMEOUT, System::gc, () -> canary.get() == null);
       constant(s, 0f); // a call that would be a safe point under ON_SAFE_POINTS
       assertEquals(0, s.stats().freedByCleanup(), "ON_SESSION_CLOSE frees nothing before close");
       s.close();
@@ -229,7 +230,8 @@ class EagerScopeTest {
               },
               () -> s.stats().freedByCleanup() == 100);
         }
-        assertEquals(1 + 100 + (strategy == ResourceCleanupStrategy.ON_SESSION_CLOSE ? 100 : 0),
+        assertEquals(
+            1 + 100 + (strategy == ResourceCleanupStrategy.ON_SESSION_CLOSE ? 100 : 0),
             s.stats().liveTensors());
       } catch (InterruptedException e) {
         throw new AssertionError(e);

@@ -57,15 +57,20 @@ class EagerSessionTest {
     OperationBuilder pending = s.opBuilder("AddV2", null).addInput(x).addInput(x);
     s.close();
     String closed = "Eager session has been closed";
-    assertEquals(closed, assertThrows(IllegalStateException.class, () -> s.opBuilder("AddV2", null)).getMessage());
-    assertEquals(closed, assertThrows(IllegalStateException.class, () -> s.release(x)).getMessage());
+    assertEquals(
+        closed,
+        assertThrows(IllegalStateException.class, () -> s.opBuilder("AddV2", null)).getMessage());
+    assertEquals(
+        closed, assertThrows(IllegalStateException.class, () -> s.release(x)).getMessage());
     assertEquals(closed, assertThrows(IllegalStateException.class, x::asTensor).getMessage());
     assertEquals(closed, assertThrows(IllegalStateException.class, x::shape).getMessage());
     assertEquals(closed, assertThrows(IllegalStateException.class, x::dataType).getMessage());
-    assertEquals(closed, assertThrows(IllegalStateException.class, () -> view.getFloat(0)).getMessage());
+    assertEquals(
+        closed, assertThrows(IllegalStateException.class, () -> view.getFloat(0)).getMessage());
     assertEquals(closed, assertThrows(IllegalStateException.class, view::toArray).getMessage());
     assertEquals(closed, assertThrows(IllegalStateException.class, pending::build).getMessage());
-    assertEquals(closed, assertThrows(IllegalStateException.class, () -> constant(s, 1f)).getMessage());
+    assertEquals(
+        closed, assertThrows(IllegalStateException.class, () -> constant(s, 1f)).getMessage());
     assertTrue(s.isClosed());
     assertEquals(0, s.stats().liveTensors());
     s.close();
@@ -202,7 +207,8 @@ class EagerSessionTest {
       assertEquals(5f, t.getFloat(0));
       s.release(x);
       assertThrows(IllegalStateException.class, () -> t.getFloat(0));
-      assertThrows(UnsupportedOperationException.class, () -> constant(s, 1f).asTensor().setFloat(2f, 0));
+      assertThrows(
+          UnsupportedOperationException.class, () -> constant(s, 1f).asTensor().setFloat(2f, 0));
       t.close(); // harmless on a view
     }
   }
@@ -249,7 +255,10 @@ class EagerSessionTest {
 
   @Test
   void statsAfterCloseAreTheFinalCounts() {
-    EagerSession s = EagerSession.options().resourceCleanupStrategy(ResourceCleanupStrategy.ON_SESSION_CLOSE).build();
+    EagerSession s =
+        EagerSession.options()
+            .resourceCleanupStrategy(ResourceCleanupStrategy.ON_SESSION_CLOSE)
+            .build();
     Output<TFloat32> x = constant(s, 1f);
     add(s, x, x);
     s.release(x);

@@ -13,7 +13,6 @@ import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TInt32;
 import java.util.List;
-import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -21,9 +20,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Faults injected into the native library (test build only, {@code src/faults.rs}): the allocator
  * refusing an op's output buffer, or a kernel panicking, at a chosen op. Each ends in its Java
- * exception (a refusal under a strategy that can free memory is retried once and absorbed);
- * nothing is counted or leaked (session stats and process-wide bytes stay exact); and the
- * session, and the same op, keep working.
+ * exception (a refusal under a strategy that can free memory is retried once and absorbed); nothing
+ * is counted or leaked (session stats and process-wide bytes stay exact); and the session, and the
+ * same op, keep working.
  */
 class FaultInjectionTest {
   private static final int REFUSE_ALLOCATION = 0;
@@ -95,8 +94,7 @@ class FaultInjectionTest {
         assertEquals(armed.created + createdPerRun, after.created, "retried " + after);
         return;
       }
-      RuntimeException e =
-          assertThrows(RuntimeException.class, () -> op.run(s, tf, a, b, axis));
+      RuntimeException e = assertThrows(RuntimeException.class, () -> op.run(s, tf, a, b, axis));
       if (kind == REFUSE_ALLOCATION) {
         // TensorFlow Java's name for it, which existing catch blocks of the base class still catch.
         assertEquals(TFResourceExhaustedException.class, e.getClass(), String.valueOf(e));
@@ -122,6 +120,7 @@ class FaultInjectionTest {
 
   private static final Case ADD = (s, tf, a, b, axis) -> tf.math.add(a, b);
   private static final Case MAT_MUL = (s, tf, a, b, axis) -> tf.linalg.matMul(a, b);
+
   /** Split makes two outputs on the general (multi-output) path; the second is released. */
   private static final Case SPLIT =
       (s, tf, a, b, axis) -> {

@@ -27,10 +27,10 @@ class FirstUseRaceTest {
   private static final int JVMS = 6;
 
   /**
-   * Run in a fresh JVM: several threads wait at a barrier, then each makes a different first use
-   * of the tensor classes (a standalone tensor, {@code asTensor()}, a dtype lookup); then the
-   * session is closed. A watchdog prints every thread's stack and exits with 2 if they do not all
-   * finish in time. Written without lambdas, whose first use would initialize classes early.
+   * Run in a fresh JVM: several threads wait at a barrier, then each makes a different first use of
+   * the tensor classes (a standalone tensor, {@code asTensor()}, a dtype lookup); then the session
+   * is closed. A watchdog prints every thread's stack and exits with 2 if they do not all finish in
+   * time. Written without lambdas, whose first use would initialize classes early.
    */
   public static final class Race {
     public static void main(String[] args) throws Exception {
@@ -41,46 +41,51 @@ class FirstUseRaceTest {
       Operand<TFloat32> y = tf.constant(3f);
       CyclicBarrier start = new CyclicBarrier(4);
       List<Thread> threads = new ArrayList<>();
-      threads.add(new Racer("vectorOf", start) {
-        @Override
-        void first() {
-          TFloat32.vectorOf(1f, 2f).close();
-        }
-      });
-      threads.add(new Racer("asTensor", start) {
-        @Override
-        void first() {
-          x.asTensor().getFloat(1);
-        }
-      });
-      threads.add(new Racer("cast", start) {
-        @Override
-        void first() {
-          tf.dtypes.cast(y, TInt64.class).asTensor();
-        }
-      });
-      threads.add(new Racer("scalarOf", start) {
-        @Override
-        void first() {
-          TInt32.scalarOf(7).close();
-        }
-      });
-      Thread watchdog = new Thread("watchdog") {
-        @Override
-        public void run() {
-          try {
-            Thread.sleep(20_000);
-          } catch (InterruptedException e) {
-            return;
-          }
-          System.out.println("DEADLOCK: the first uses did not finish in 20 s; threads:");
-          for (ThreadInfo t : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
-            System.out.print(t);
-          }
-          System.out.flush();
-          Runtime.getRuntime().halt(2);
-        }
-      };
+      threads.add(
+          new Racer("vectorOf", start) {
+            @Override
+            void first() {
+              TFloat32.vectorOf(1f, 2f).close();
+            }
+          });
+      threads.add(
+          new Racer("asTensor", start) {
+            @Override
+            void first() {
+              x.asTensor().getFloat(1);
+            }
+          });
+      threads.add(
+          new Racer("cast", start) {
+            @Override
+            void first() {
+              tf.dtypes.cast(y, TInt64.class).asTensor();
+            }
+          });
+      threads.add(
+          new Racer("scalarOf", start) {
+            @Override
+            void first() {
+              TInt32.scalarOf(7).close();
+            }
+          });
+      Thread watchdog =
+          new Thread("watchdog") {
+            @Override
+            public void run() {
+              try {
+                Thread.sleep(20_000);
+              } catch (InterruptedException e) {
+                return;
+              }
+              System.out.println("DEADLOCK: the first uses did not finish in 20 s; threads:");
+              for (ThreadInfo t : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+                System.out.print(t);
+              }
+              System.out.flush();
+              Runtime.getRuntime().halt(2);
+            }
+          };
       watchdog.setDaemon(true);
       watchdog.start();
       for (Thread t : threads) {

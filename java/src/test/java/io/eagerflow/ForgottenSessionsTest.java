@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 class ForgottenSessionsTest {
   /** Sessions (of every strategy, in turn) and standalone tensors made and forgotten. */
   private static final int CYCLES = 10_000;
+
   private static final int MAX_THREADS = 256;
 
   /** Run in a child JVM with -Xmx1g: create, use and forget sessions; report the most threads. */
@@ -36,8 +37,7 @@ class ForgottenSessionsTest {
       int most = 0;
       Thread[] threads = new Thread[16];
       for (int i = 0; i < CYCLES; i++) {
-        EagerSession s =
-            EagerSession.options().resourceCleanupStrategy(strategies[i % 3]).build();
+        EagerSession s = EagerSession.options().resourceCleanupStrategy(strategies[i % 3]).build();
         Ops tf = Ops.create(s);
         float v = tf.math.add(tf.constant(1f), tf.constant(2f)).asTensor().getFloat();
         if (v != 3f) {
@@ -71,16 +71,33 @@ class ForgottenSessionsTest {
           | (cleanup = sessionThreads()) != 0) {
         if (System.nanoTime() > deadline) {
           throw new AssertionError(
-              "after 120 s: " + bytes + " bytes (baseline " + baselineBytes + "), " + tensors
-                  + " tensors (baseline " + baselineTensors + "), " + cleanup
+              "after 120 s: "
+                  + bytes
+                  + " bytes (baseline "
+                  + baselineBytes
+                  + "), "
+                  + tensors
+                  + " tensors (baseline "
+                  + baselineTensors
+                  + "), "
+                  + cleanup
                   + " session threads");
         }
         System.gc();
         Thread.sleep(10);
       }
       System.out.println(
-          "forgotten " + CYCLES + " sessions and " + CYCLES + " standalone tensors: "
-              + bytes + " bytes, " + tensors + " tensors, " + cleanup + " session threads left");
+          "forgotten "
+              + CYCLES
+              + " sessions and "
+              + CYCLES
+              + " standalone tensors: "
+              + bytes
+              + " bytes, "
+              + tensors
+              + " tensors, "
+              + cleanup
+              + " session threads left");
     }
 
     /** Per-session threads (cleanup, async executor); the library-wide cleaner stays by design. */

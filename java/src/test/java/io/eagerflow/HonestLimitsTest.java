@@ -13,17 +13,17 @@ import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TInt64;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /** Every session has a cap, and when the GC cannot help it says so instead of growing. */
 class HonestLimitsTest {
   private static final long MIB = 1 << 20;
 
   /**
-   * The seed loop (3 ops x 3,000 iterations on 1 MiB, nothing released) under default options
-   * but the cap in args[1] (MiB; 0 = default); prints how it ended.
+   * The seed loop (3 ops x 3,000 iterations on 1 MiB, nothing released) under default options but
+   * the cap in args[1] (MiB; 0 = default); prints how it ended.
    */
   public static final class SeedLoop {
     public static void main(String[] args) {
@@ -82,7 +82,12 @@ class HonestLimitsTest {
     if (!line.contains("end=completed")) {
       assertTrue(line.contains("end=exhausted"), r.describe());
       for (String part :
-          List.of("DisableExplicitGC", "session.release", "newScope", "maxNativeBytes", strategy.name())) {
+          List.of(
+              "DisableExplicitGC",
+              "session.release",
+              "newScope",
+              "maxNativeBytes",
+              strategy.name())) {
         assertTrue(line.contains(part), "message names " + part + ": " + line);
       }
     }
@@ -142,8 +147,7 @@ class HonestLimitsTest {
       // One float past the cap: refused before anything is allocated.
       Operand<TInt64> dims = tf.constant(new long[] {cap / 4 + 1});
       NativeMemoryExhaustedException e =
-          assertThrows(
-              NativeMemoryExhaustedException.class, () -> tf.zeros(dims, TFloat32.class));
+          assertThrows(NativeMemoryExhaustedException.class, () -> tf.zeros(dims, TFloat32.class));
       assertTrue(e.getMessage().contains(Long.toString(cap)), e.getMessage());
       assertTrue(s.stats().peakBytes() < MIB, s.stats().toString());
     }

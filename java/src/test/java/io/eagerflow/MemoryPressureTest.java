@@ -62,9 +62,7 @@ class MemoryPressureTest {
     if (lib != null) {
       cmd.add("-Deagerflow.library.path=" + lib);
     }
-    cmd.addAll(
-        List.of(
-            "-cp", classPath(), SeedLoop.class.getName(), strategy.name()));
+    cmd.addAll(List.of("-cp", classPath(), SeedLoop.class.getName(), strategy.name()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(5, TimeUnit.MINUTES), "child finished");
@@ -82,7 +80,8 @@ class MemoryPressureTest {
     parts.add(System.getProperty("java.class.path"));
     for (Class<?> c : List.of(SeedLoop.class, EagerSession.class)) {
       try {
-        parts.add(Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+        parts.add(
+            Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
       } catch (java.net.URISyntaxException e) {
         throw new IOException(e);
       }

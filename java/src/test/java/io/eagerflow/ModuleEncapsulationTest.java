@@ -161,8 +161,7 @@ class ModuleEncapsulationTest {
 
   /** The eagerflow jar and the ndarray jar it requires, as a module path. */
   private static String modulePath(Path jar) throws Exception {
-    Path ndarray =
-        Path.of(Shape.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Path ndarray = Path.of(Shape.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     return jar + File.pathSeparator + ndarray;
   }
 

@@ -15,10 +15,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.tensorflow.ndarray.Shape;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * Sizes no machine can hold end in {@link NativeMemoryExhaustedException}, never in an abort of the

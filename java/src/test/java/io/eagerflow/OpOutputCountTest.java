@@ -11,10 +11,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Whether an op has a single output is the registry's word, never learned from a first call: an
- * op whose output count depends on its input ({@code OutputsForTest}, an op of the test build of
- * the library) must not be sent down the single-output fast path after a call that made one
- * output, where the other outputs would be stored without Java ever holding their handles.
+ * Whether an op has a single output is the registry's word, never learned from a first call: an op
+ * whose output count depends on its input ({@code OutputsForTest}, an op of the test build of the
+ * library) must not be sent down the single-output fast path after a call that made one output,
+ * where the other outputs would be stored without Java ever holding their handles.
  */
 class OpOutputCountTest {
   @ParameterizedTest

@@ -77,8 +77,7 @@ class PanicDiagnosticsTest {
 
   @Test
   void aPanicOutsideAKernelCarriesItsLocationAndBacktrace() {
-    RuntimeException e =
-        assertThrows(RuntimeException.class, () -> TestHooks.panicForTest("boom"));
+    RuntimeException e = assertThrows(RuntimeException.class, () -> TestHooks.panicForTest("boom"));
     assertHas(
         e, "eagerflow panicked in panicForTest: boom at src/jni/testing.rs:", "Rust backtrace:");
   }

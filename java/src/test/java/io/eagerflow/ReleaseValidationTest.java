@@ -16,12 +16,14 @@ class ReleaseValidationTest {
   /** An operand whose output is something other than an output of the releasing session. */
   private enum Bad {
     NULL(other -> null),
-    NULL_OUTPUT(other -> new Operand<TFloat32>() {
-      @Override
-      public Output<TFloat32> asOutput() {
-        return null;
-      }
-    }),
+    NULL_OUTPUT(
+        other ->
+            new Operand<TFloat32>() {
+              @Override
+              public Output<TFloat32> asOutput() {
+                return null;
+              }
+            }),
     OTHER_SESSION(other -> constant(other, 5f)),
     CLOSED_SESSION(
         other -> {
@@ -50,7 +52,8 @@ class ReleaseValidationTest {
         SessionStats before = s.stats();
 
         RuntimeException e =
-            assertThrows(RuntimeException.class, () -> s.release(a, wrong, b), bad + "/" + strategy);
+            assertThrows(
+                RuntimeException.class, () -> s.release(a, wrong, b), bad + "/" + strategy);
         assertTrue(
             e instanceof NullPointerException
                 || e instanceof IllegalArgumentException

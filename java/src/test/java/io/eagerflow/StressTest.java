@@ -24,30 +24,33 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Concurrency stress, to the letter of issue 14: 16 worker threads run random op sequences on
- * shared sessions of every cleanup strategy while other threads release operands, drop
- * references, call {@code System.gc()}, create and close sessions of their own, and close the
- * shared sessions under the running workers. Every op that completes must give the value a
- * single-threaded reference run gave; a call that raced a close may end in {@link
- * IllegalStateException} and nothing else; every closed session has nothing live; the process's
- * native bytes return to their baseline.
+ * shared sessions of every cleanup strategy while other threads release operands, drop references,
+ * call {@code System.gc()}, create and close sessions of their own, and close the shared sessions
+ * under the running workers. Every op that completes must give the value a single-threaded
+ * reference run gave; a call that raced a close may end in {@link IllegalStateException} and
+ * nothing else; every closed session has nothing live; the process's native bytes return to their
+ * baseline.
  *
- * <p>CI runs it for {@value #CI_SECONDS} seconds; {@code gradle soak} runs the same test for
- * {@code -Psoak.seconds} (60 by default) through the system property {@code
- * eagerflow.stress.seconds}.
+ * <p>CI runs it for {@value #CI_SECONDS} seconds; {@code gradle soak} runs the same test for {@code
+ * -Psoak.seconds} (60 by default) through the system property {@code eagerflow.stress.seconds}.
  */
 class StressTest {
   private static final int CI_SECONDS = 3;
   private static final int WORKERS = 16;
   private static final int RELEASERS = 2;
+
   /** Shared sessions alive at once: two per cleanup strategy. */
   private static final int SLOTS = 6;
+
   /** Ops the workers complete between two closes of a shared session under them. */
   private static final long OPS_BETWEEN_CLOSES = 1_500;
+
   private static final long MAX_NANOS_BETWEEN_CLOSES = 250_000_000L;
   private static final int PROGRAMS = 64;
   private static final int STEPS = 10;
   private static final int KINDS = 8;
   private static final float[] C = {1f, -2f, 3f, 0.5f};
+
   /** Held (loggers are kept weakly): the churn thread forgets sessions on purpose. */
   private static final Logger LIBRARY_LOG = Logger.getLogger("io.eagerflow");
 
@@ -182,8 +185,14 @@ class StressTest {
                       ops.incrementAndGet();
                       if (!Arrays.equals(v, expected[p][i])) {
                         throw new AssertionError(
-                            s.session.resourceCleanupStrategy() + " program " + p + " step " + i
-                                + ": " + Arrays.toString(v) + ", the reference run gave "
+                            s.session.resourceCleanupStrategy()
+                                + " program "
+                                + p
+                                + " step "
+                                + i
+                                + ": "
+                                + Arrays.toString(v)
+                                + ", the reference run gave "
                                 + Arrays.toString(expected[p][i]));
                       }
                       if (x != s.c) {
@@ -285,7 +294,8 @@ class StressTest {
       next = ops.get() + OPS_BETWEEN_CLOSES;
       lastClose = System.nanoTime();
       int i = replaced % SLOTS;
-      Slot old = slots.getAndSet(i, new Slot(strategies[(i + replaced / SLOTS) % strategies.length]));
+      Slot old =
+          slots.getAndSet(i, new Slot(strategies[(i + replaced / SLOTS) % strategies.length]));
       old.session.close();
       closed.add(old.session);
       replaced++;

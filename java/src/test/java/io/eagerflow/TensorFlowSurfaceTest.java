@@ -14,8 +14,8 @@ import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TInt32;
 import java.util.List;
-import org.tensorflow.ndarray.Shape;
 import org.junit.jupiter.api.Test;
+import org.tensorflow.ndarray.Shape;
 
 /**
  * The parts of TensorFlow Java's eager surface that ported code touches besides tensors: exception
@@ -182,10 +182,16 @@ class TensorFlowSurfaceTest {
       assertEquals("layer/AddV2_1", layer.math.add(x, x).op().name());
       assertEquals("layer/Const", layer.constant(1f).op().name());
       assertEquals("layer/ConcatV2", layer.concat(List.of(x, x), tf.constant(0)).op().name());
-      assertEquals("layer/Fill", layer.zeros(tf.constant(new int[] {2}), TFloat32.class).op().name());
-      assertEquals("layer/dense/MatMul",
-          layer.withSubScope("dense").linalg.matMul(
-              tf.constant(new float[][] {{1f}}), tf.constant(new float[][] {{2f}})).op().name());
+      assertEquals(
+          "layer/Fill", layer.zeros(tf.constant(new int[] {2}), TFloat32.class).op().name());
+      assertEquals(
+          "layer/dense/MatMul",
+          layer
+              .withSubScope("dense")
+              .linalg
+              .matMul(tf.constant(new float[][] {{1f}}), tf.constant(new float[][] {{2f}}))
+              .op()
+              .name());
       assertEquals("layer/out", layer.withName("out").math.neg(x).op().name());
       assertEquals("layer_1/Neg", tf.withSubScope("layer").math.neg(x).op().name());
       assertEquals("top/Neg", tf.withName("top").withSubScope("ignored").math.neg(x).op().name());

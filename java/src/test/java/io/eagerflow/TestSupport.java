@@ -21,7 +21,11 @@ final class TestSupport {
   }
 
   static Output<TFloat32> add(EagerSession s, Operand<TFloat32> x, Operand<TFloat32> y) {
-    return s.opBuilder("AddV2", null).addInput(x.asOutput()).addInput(y.asOutput()).build().output(0);
+    return s.opBuilder("AddV2", null)
+        .addInput(x.asOutput())
+        .addInput(y.asOutput())
+        .build()
+        .output(0);
   }
 
   /**

@@ -14,9 +14,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * An op in one session may read operands of another open session, as in TensorFlow Java: the
- * input is held for the op's duration only, its lifetime and bytes stay with its own session, and
- * a closed other session is a clear error.
+ * An op in one session may read operands of another open session, as in TensorFlow Java: the input
+ * is held for the op's duration only, its lifetime and bytes stay with its own session, and a
+ * closed other session is a clear error.
  */
 class TwoSessionsTest {
 
@@ -50,8 +50,7 @@ class TwoSessionsTest {
       assertArrayEquals(new float[] {1f, 2f, 3f, 4f}, both.asTensor().toArray());
       assertArrayEquals(new float[] {0f, 0f}, zeros.asTensor().toArray());
       assertArrayEquals(new float[] {1f, 2f, 3f}, snapshot.asTensor().toArray());
-      assertArrayEquals(
-          new float[] {1f, 4f, 9f}, ((TFloat32) raw.output(0).asTensor()).toArray());
+      assertArrayEquals(new float[] {1f, 4f, 9f}, ((TFloat32) raw.output(0).asTensor()).toArray());
       // Outputs belong to the session that ran the op; the other session made nothing.
       assertEquals(before, theirs.stats());
       assertTrue(mine.stats().createdTensors() >= mineBefore + 6);

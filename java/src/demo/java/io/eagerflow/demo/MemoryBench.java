@@ -18,11 +18,11 @@ import java.util.Locale;
 import org.tensorflow.ndarray.Shape;
 
 /**
- * The seed loop (3 ops x 3,000 iterations on 1 MiB float tensors) under several JVM
- * configurations, each in its own forked JVM: collector, live heap (empty, or many small objects),
- * {@code -XX:+DisableExplicitGC}, and how tensors are freed. Prints one row per configuration:
- * wall time of the loop, peak live native MiB, the session's GC requests, and the collections and
- * collection time the GC MX beans reported during the loop.
+ * The seed loop (3 ops x 3,000 iterations on 1 MiB float tensors) under several JVM configurations,
+ * each in its own forked JVM: collector, live heap (empty, or many small objects), {@code
+ * -XX:+DisableExplicitGC}, and how tensors are freed. Prints one row per configuration: wall time
+ * of the loop, peak live native MiB, the session's GC requests, and the collections and collection
+ * time the GC MX beans reported during the loop.
  *
  * <p>System properties: {@code bench.heap} (-Xmx of the children, default 6g), {@code
  * bench.collectors} (comma-separated of G1, Parallel, Z; default all), {@code bench.liveMiB}
@@ -34,9 +34,9 @@ import org.tensorflow.ndarray.Shape;
  *
  * <p>Each configuration's JVM runs the loop {@code bench.passes} times, each pass in a new session,
  * and prints a row per pass: the first pass of a fresh JVM also pays for faulting in the memory the
- * loop needs for the first time (Eden pages a fill touches, the batch of native buffers a collection
- * frees and the pool then keeps), which a server that has run a while has paid already; later passes
- * show the steady state.
+ * loop needs for the first time (Eden pages a fill touches, the batch of native buffers a
+ * collection frees and the pool then keeps), which a server that has run a while has paid already;
+ * later passes show the steady state.
  */
 public final class MemoryBench {
   /** How the loop's tensors are freed. */
@@ -67,10 +67,13 @@ public final class MemoryBench {
       return;
     }
     String heap = System.getProperty("bench.heap", "6g");
-    List<String> collectors = List.of(System.getProperty("bench.collectors", "G1,Parallel,Z").split(","));
+    List<String> collectors =
+        List.of(System.getProperty("bench.collectors", "G1,Parallel,Z").split(","));
     List<String> lives = List.of(System.getProperty("bench.liveMiB", "0,2048").split(","));
     List<String> modes =
-        List.of(System.getProperty("bench.modes", "EXPLICIT,SCOPE,IN_BACKGROUND,ON_SAFE_POINTS").split(","));
+        List.of(
+            System.getProperty("bench.modes", "EXPLICIT,SCOPE,IN_BACKGROUND,ON_SAFE_POINTS")
+                .split(","));
     boolean disabled = Boolean.parseBoolean(System.getProperty("bench.disableExplicitGc", "true"));
     int iterations = Integer.getInteger("bench.iterations", 3000);
     int passes = Integer.getInteger("bench.passes", 2);
@@ -133,7 +136,12 @@ public final class MemoryBench {
           }
           for (String row : rows) {
             System.out.printf(
-                Locale.ROOT, "%-40s %6s %-15s %s%n", String.join(" ", flags), live.trim(), mode.trim(), row);
+                Locale.ROOT,
+                "%-40s %6s %-15s %s%n",
+                String.join(" ", flags),
+                live.trim(),
+                mode.trim(),
+                row);
           }
         }
       }

@@ -18,16 +18,15 @@ import java.util.Locale;
 import org.tensorflow.ndarray.Shape;
 
 /**
- * The problem eagerflow solves, shown: a loop of {@code m} iterations running {@code n} ops
- * leaves {@code n*m} native tensors behind unless something frees them. Runs the loop once per
- * cleanup strategy in one JVM, then once more in a default session with an {@link EagerScope} per
- * iteration (freed deterministically, no GC), prints a table and writes an SVG chart of live
- * native memory.
+ * The problem eagerflow solves, shown: a loop of {@code m} iterations running {@code n} ops leaves
+ * {@code n*m} native tensors behind unless something frees them. Runs the loop once per cleanup
+ * strategy in one JVM, then once more in a default session with an {@link EagerScope} per iteration
+ * (freed deterministically, no GC), prints a table and writes an SVG chart of live native memory.
  *
- * <p>System properties: {@code demo.ops} (n, default 3), {@code demo.iterations} (m, default
- * 3000), {@code demo.floats} (elements per tensor, default 262144 = 1 MiB), {@code
- * demo.closeLimitMiB} (hard limit for {@code ON_SESSION_CLOSE}, default 1024; 0 = none), {@code
- * demo.svg} (output path).
+ * <p>System properties: {@code demo.ops} (n, default 3), {@code demo.iterations} (m, default 3000),
+ * {@code demo.floats} (elements per tensor, default 262144 = 1 MiB), {@code demo.closeLimitMiB}
+ * (hard limit for {@code ON_SESSION_CLOSE}, default 1024; 0 = none), {@code demo.svg} (output
+ * path).
  */
 public final class SeedLoopDemo {
   private static final double MIB = 1 << 20;
@@ -129,7 +128,8 @@ public final class SeedLoopDemo {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     SessionStats closed = stats;
-    return new Run(label, seconds, (long) completed * n, closedStats(closed), live, completed, note);
+    return new Run(
+        label, seconds, (long) completed * n, closedStats(closed), live, completed, note);
   }
 
   private static SessionStats closedStats(SessionStats beforeClose) {
@@ -145,8 +145,7 @@ public final class SeedLoopDemo {
         beforeClose.gcRequests());
   }
 
-  private static void progress(
-      PrintStream out, String label, int done, int total, double liveMiB) {
+  private static void progress(PrintStream out, String label, int done, int total, double liveMiB) {
     int width = 40;
     int filled = (int) ((long) done * width / total);
     out.printf(

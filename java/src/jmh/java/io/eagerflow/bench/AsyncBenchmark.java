@@ -23,10 +23,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Asynchronous against synchronous sessions ({@code async} false or true), under {@code
- * ON_SESSION_CLOSE} with every output released: {@code dispatch} is the cost per op on the
- * building thread (a scalar add released at once; the async session's executor runs it
- * meanwhile, and the bounded queue makes the builder wait when it falls behind), {@code chain1000}
- * a chain of 1,000 small ops (16 floats) built and read at the end, per op.
+ * ON_SESSION_CLOSE} with every output released: {@code dispatch} is the cost per op on the building
+ * thread (a scalar add released at once; the async session's executor runs it meanwhile, and the
+ * bounded queue makes the builder wait when it falls behind), {@code chain1000} a chain of 1,000
+ * small ops (16 floats) built and read at the end, per op.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

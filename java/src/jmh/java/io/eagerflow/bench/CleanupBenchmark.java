@@ -21,14 +21,16 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The two cleanup targets of DESIGN section 6, one shot each: {@code close()} of a session holding
- * 1M tensors (target under 100 ms), and {@code IN_BACKGROUND} freeing 1M unreachable outputs
- * after a collection (target at least 1M tensors per second, so under 1 s here; the time includes
- * the collection that finds them).
+ * 1M tensors (target under 100 ms), and {@code IN_BACKGROUND} freeing 1M unreachable outputs after
+ * a collection (target at least 1M tensors per second, so under 1 s here; the time includes the
+ * collection that finds them).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xmx4g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xmx4g"})
 @Warmup(iterations = 2)
 @Measurement(iterations = 5)
 public class CleanupBenchmark {

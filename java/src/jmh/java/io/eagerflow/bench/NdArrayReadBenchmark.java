@@ -26,13 +26,15 @@ import org.tensorflow.ndarray.buffer.FloatDataBuffer;
 
 /**
  * Reading an op output's values through the NdArray API (issue 13's targets): a bulk copy of 16M
- * floats against {@code System.arraycopy} of the same 64 MiB, and one {@code getFloat(i, j)}.
- * The first NdArray access of a tensor copies it to a heap mirror; {@code firstCopyTo} measures a
- * fresh tensor each time, the others the steady state.
+ * floats against {@code System.arraycopy} of the same 64 MiB, and one {@code getFloat(i, j)}. The
+ * first NdArray access of a tensor copies it to a heap mirror; {@code firstCopyTo} measures a fresh
+ * tensor each time, the others the steady state.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xmx2g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class NdArrayReadBenchmark {
@@ -87,8 +89,10 @@ public class NdArrayReadBenchmark {
     view.getFloat(0, 0); // makes the mirror: the steady state
     standalone = TFloat32.tensorOf(Shape.of(SIDE, SIDE), src);
     standalone.getFloat(0, 0);
-    small = tf.math.neg(tf.constant(Shape.of(SMALL, SMALL), Arrays.copyOf(src, SMALL * SMALL)))
-        .asTensor();
+    small =
+        tf.math
+            .neg(tf.constant(Shape.of(SMALL, SMALL), Arrays.copyOf(src, SMALL * SMALL)))
+            .asTensor();
     small.getFloat(0, 0);
     one = tf.constant(1f);
     two = tf.constant(2f);

@@ -28,7 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * ON_SAFE_POINTS} that is the tracked cost (a phantom reference per op, freed once the GC finds
  * it); under {@code ON_SESSION_CLOSE} nothing is freed until the session closes, so every iteration
  * gets a new session. {@code addAndRelease} frees each output at once with {@link
- * EagerSession#release}. {@link io.eagerflow.internal.ScalarAddFloorBenchmark} measures the native calls alone.
+ * EagerSession#release}. {@link io.eagerflow.internal.ScalarAddFloorBenchmark} measures the native
+ * calls alone.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -25,10 +25,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Scalar {@code tf.math.add} inside an {@link EagerScope}, to compare with {@link
  * ScalarAddBenchmark} (tracked, {@code ON_SESSION_CLOSE}, released) in the same run. {@code
- * addInScope} opens and closes a scope around every add (the scope's whole cost per op, like
- * {@code addAndRelease}); {@code addIn100Scope} runs 100 adds per scope, the usual shape of a loop
- * body, and reports the time per add. Scopes bypass the cleanup strategy, so the strategy should
- * not matter; it is a parameter to show that it does not.
+ * addInScope} opens and closes a scope around every add (the scope's whole cost per op, like {@code
+ * addAndRelease}); {@code addIn100Scope} runs 100 adds per scope, the usual shape of a loop body,
+ * and reports the time per add. Scopes bypass the cleanup strategy, so the strategy should not
+ * matter; it is a parameter to show that it does not.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -15,8 +15,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The floor under every op: one JNI crossing through the error-mapping choke point, alone and with
- * the session lookup every op makes ({@code collected} on a session without GC signals does
- * nothing else).
+ * the session lookup every op makes ({@code collected} on a session without GC signals does nothing
+ * else).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -15,9 +15,10 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The native floor under {@link io.eagerflow.bench.ScalarAddBenchmark}: the same scalar {@code AddV2} through the
- * internal {@link Native} calls alone, with no session guard, operand objects or tracking. The
- * difference between the two is what the Java layers (facade, session, outputs) cost per op.
+ * The native floor under {@link io.eagerflow.bench.ScalarAddBenchmark}: the same scalar {@code
+ * AddV2} through the internal {@link Native} calls alone, with no session guard, operand objects or
+ * tracking. The difference between the two is what the Java layers (facade, session, outputs) cost
+ * per op.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -1,10 +1,11 @@
 package io.eagerflow.exceptions;
 
 /**
- * The call needs a state the system is not in: a released operand, a freed tensor or a closed session, as the native core found it (TensorFlow's {@code FAILED_PRECONDITION}).
+ * The call needs a state the system is not in: a released operand, a freed tensor or a closed
+ * session, as the native core found it (TensorFlow's {@code FAILED_PRECONDITION}).
  *
- * <p>TensorFlow Java's name for this error; it extends {@code IllegalStateException}, which eagerflow threw for
- * it before, so catch blocks written for either keep working.
+ * <p>TensorFlow Java's name for this error; it extends {@code IllegalStateException}, which
+ * eagerflow threw for it before, so catch blocks written for either keep working.
  */
 public final class TFFailedPreconditionException extends IllegalStateException {
   private static final long serialVersionUID = 1L;

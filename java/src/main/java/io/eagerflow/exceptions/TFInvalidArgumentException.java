@@ -1,10 +1,11 @@
 package io.eagerflow.exceptions;
 
 /**
- * An op was given an invalid argument: shapes or dtypes that do not fit, an unknown op, attribute or argument name, or a bad attribute value (TensorFlow's {@code INVALID_ARGUMENT}).
+ * An op was given an invalid argument: shapes or dtypes that do not fit, an unknown op, attribute
+ * or argument name, or a bad attribute value (TensorFlow's {@code INVALID_ARGUMENT}).
  *
- * <p>TensorFlow Java's name for this error; it extends {@code IllegalArgumentException}, which eagerflow threw for
- * it before, so catch blocks written for either keep working.
+ * <p>TensorFlow Java's name for this error; it extends {@code IllegalArgumentException}, which
+ * eagerflow threw for it before, so catch blocks written for either keep working.
  */
 public final class TFInvalidArgumentException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;

@@ -3,8 +3,8 @@ package io.eagerflow.exceptions;
 /**
  * An index or coordinate outside what a tensor or op has (TensorFlow's {@code OUT_OF_RANGE}).
  *
- * <p>TensorFlow Java's name for this error; it extends {@code IndexOutOfBoundsException}, which eagerflow threw for
- * it before, so catch blocks written for either keep working.
+ * <p>TensorFlow Java's name for this error; it extends {@code IndexOutOfBoundsException}, which
+ * eagerflow threw for it before, so catch blocks written for either keep working.
  */
 public final class TFOutOfRangeException extends IndexOutOfBoundsException {
   private static final long serialVersionUID = 1L;

@@ -12,14 +12,14 @@ import java.util.List;
  * Makes the JVM collect, the cheapest way it can. Outputs' Java owners die young, so a young
  * collection finds them; Java has no call for one, but filling what is left of Eden with
  * short-lived arrays causes one, at the cost of zeroing that memory. {@code System.gc()} is a full
- * collection, whose cost grows with the live heap (docs/memory.md) and
- * which {@code -XX:+DisableExplicitGC} turns off. Each request takes the method predicted to cost
- * less: filling, the free Eden at the lowest cost per byte of the last four fills; a full
- * collection, the lowest of the last four. Until a method has run, typical rates stand in
- * (filling: 0.5 ns a byte; full: the heap outside Eden at 2 ns a byte). The lowest, not an
- * average, because the dear outliers are one-time: a first fill faults in Eden pages, later ones
- * reuse them. The loser is tried again now and then when it was close. {@code System.gc()} also follows a young collection that freed nothing
- * (the owners were old already), and is the only method on collectors without an Eden (ZGC,
+ * collection, whose cost grows with the live heap (docs/memory.md) and which {@code
+ * -XX:+DisableExplicitGC} turns off. Each request takes the method predicted to cost less: filling,
+ * the free Eden at the lowest cost per byte of the last four fills; a full collection, the lowest
+ * of the last four. Until a method has run, typical rates stand in (filling: 0.5 ns a byte; full:
+ * the heap outside Eden at 2 ns a byte). The lowest, not an average, because the dear outliers are
+ * one-time: a first fill faults in Eden pages, later ones reuse them. The loser is tried again now
+ * and then when it was close. {@code System.gc()} also follows a young collection that freed
+ * nothing (the owners were old already), and is the only method on collectors without an Eden (ZGC,
  * Shenandoah). State is process-wide: the heap is.
  */
 final class Collector {
@@ -35,13 +35,16 @@ final class Collector {
 
   /** Arrays well under G1's humongous threshold (half a region, at least 512 KiB). */
   private static final int CHUNK = 64 << 10;
+
   /** Until a fill has been timed: zeroing runs at several GB/s, so about 0.5 ns a byte. */
   private static final double FILL_NANOS_PER_BYTE = 0.5;
+
   /**
    * Until a full collection has been timed: marking and compacting a heap of small objects is
    * several times slower than zeroing it (docs/memory.md).
    */
   private static final double FULL_NANOS_PER_BYTE = 2.0;
+
   /** What any full collection costs, however small the heap. */
   private static final long FULL_BASE_NANOS = 5_000_000L;
 
@@ -57,10 +60,11 @@ final class Collector {
   // Measured costs; racy updates between sessions only blur an estimate.
   /**
    * Recent fills' cost per byte filled. The estimate is the lowest of them: a fill's first pass
-   * over Eden pages the JVM has not touched yet pays for faulting them in (seconds on some
-   * virtual machines), once, and must not make filling look dear for good.
+   * over Eden pages the JVM has not touched yet pays for faulting them in (seconds on some virtual
+   * machines), once, and must not make filling look dear for good.
    */
   private static final RecentCosts FILL_NANOS_PER_BYTE_SEEN = new RecentCosts();
+
   /** Recent full collections' costs, lowest taken for the same reason. */
   private static final RecentCosts FULL_NANOS_SEEN = new RecentCosts();
 
@@ -85,8 +89,8 @@ final class Collector {
   }
 
   /**
-   * The method {@link #collect} would use now: the one whose requests cost less, measured once
-   * each has run and predicted before that.
+   * The method {@link #collect} would use now: the one whose requests cost less, measured once each
+   * has run and predicted before that.
    */
   static Method choose() {
     if (EDEN == null) {

@@ -4,8 +4,8 @@ import io.eagerflow.DataType;
 import org.tensorflow.ndarray.Shape;
 
 /**
- * A call that makes a tensor in a table: from a primitive array ({@code float[]}, {@code
- * double[]}, {@code int[]}, {@code long[]}, {@code byte[]} for UINT8, {@code boolean[]}, or {@link
+ * A call that makes a tensor in a table: from a primitive array ({@code float[]}, {@code double[]},
+ * {@code int[]}, {@code long[]}, {@code byte[]} for UINT8, {@code boolean[]}, or {@link
  * EncodedStrings} for STRING) holding {@code shape.size()} elements, or as a copy of another
  * tensor.
  */

@@ -14,8 +14,8 @@ public final class DescribeCall extends NativeCall<long[]> {
 
   /**
    * @param describe whether to ask the table (else the result is null)
-   * @param await whether a pending output (asynchronous sessions) is waited for even when its
-   *     build inferred both dtype and shape
+   * @param await whether a pending output (asynchronous sessions) is waited for even when its build
+   *     inferred both dtype and shape
    */
   public DescribeCall(
       NativeTensor.Owner owner, long handle, boolean describe, boolean await, boolean safePoint) {

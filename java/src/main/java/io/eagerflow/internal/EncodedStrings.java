@@ -7,8 +7,8 @@ import org.tensorflow.ndarray.NdArray;
 import org.tensorflow.ndarray.Shape;
 
 /**
- * The elements of a string tensor on their way to native memory: every element's bytes back to
- * back and each one's length, which cross JNI as one {@code byte[]} and one {@code int[]}.
+ * The elements of a string tensor on their way to native memory: every element's bytes back to back
+ * and each one's length, which cross JNI as one {@code byte[]} and one {@code int[]}.
  */
 public final class EncodedStrings {
   private final Shape shape;

@@ -5,19 +5,18 @@ package io.eagerflow.internal;
  * test sources add {@code TestHooks}, whose natives only the test build of the Rust library, with
  * the cargo feature {@code testing}, exports.)
  *
- * <p>This class is public, so any code on the classpath can call it; nothing it is given can
- * crash the JVM. Sessions cross as the id {@link #newSession} returned, a generation-checked
- * entry in a Rust registry, never a pointer: after {@link #closeSession}, or for a value that was
- * never a session id (a tensor handle, a forged number), every call throws {@link
- * IllegalStateException}. Id {@code 0} names the process-wide table of standalone tensors, which
- * cannot be closed. Tensors cross as handles, checked the same way. A call that is still running
- * on a session while another thread closes it finishes safely: it fails or returns, and adds
- * nothing to the closed session. Every method may throw the exception its Rust error maps to:
- * {@link IllegalArgumentException}, {@link IllegalStateException}, {@link
- * IndexOutOfBoundsException} (also for an offset or array too short for the region it names),
- * {@link NullPointerException} (a {@code null} array or string where one is needed), {@link
- * UnsupportedOperationException}, {@code NativeMemoryExhaustedException}, or a {@link
- * RuntimeException} for a panic.
+ * <p>This class is public, so any code on the classpath can call it; nothing it is given can crash
+ * the JVM. Sessions cross as the id {@link #newSession} returned, a generation-checked entry in a
+ * Rust registry, never a pointer: after {@link #closeSession}, or for a value that was never a
+ * session id (a tensor handle, a forged number), every call throws {@link IllegalStateException}.
+ * Id {@code 0} names the process-wide table of standalone tensors, which cannot be closed. Tensors
+ * cross as handles, checked the same way. A call that is still running on a session while another
+ * thread closes it finishes safely: it fails or returns, and adds nothing to the closed session.
+ * Every method may throw the exception its Rust error maps to: {@link IllegalArgumentException},
+ * {@link IllegalStateException}, {@link IndexOutOfBoundsException} (also for an offset or array too
+ * short for the region it names), {@link NullPointerException} (a {@code null} array or string
+ * where one is needed), {@link UnsupportedOperationException}, {@code
+ * NativeMemoryExhaustedException}, or a {@link RuntimeException} for a panic.
  */
 public final class Native {
   static {
@@ -67,8 +66,8 @@ public final class Native {
   public static native void sync(long session);
 
   /**
-   * Frees everything the session holds, writes its final stats (when {@code statsOut} is not
-   * {@code null}) and removes its id; closing an id again throws {@link IllegalStateException}.
+   * Frees everything the session holds, writes its final stats (when {@code statsOut} is not {@code
+   * null}) and removes its id; closing an id again throws {@link IllegalStateException}.
    */
   public static native void closeSession(long session, long[] statsOut);
 
@@ -87,8 +86,8 @@ public final class Native {
   public static native boolean opSingleOutput(int op);
 
   /**
-   * The attribute names op {@code op} accepts: its own, comma-separated, then {@code ';'}, then
-   * the inferred type and count attributes. An attribute's id is its position in this list.
+   * The attribute names op {@code op} accepts: its own, comma-separated, then {@code ';'}, then the
+   * inferred type and count attributes. An attribute's id is its position in this list.
    */
   /**
    * As {@link #execute}, with input {@code i} taken from session {@code inputSessions[i]} (each
@@ -108,15 +107,15 @@ public final class Native {
   public static native String opAttrNames(int op);
 
   /**
-   * The argument names of op {@code op}: inputs, comma-separated, then {@code ';'}, then outputs;
-   * a list argument's name ends in {@code "[]"}.
+   * The argument names of op {@code op}: inputs, comma-separated, then {@code ';'}, then outputs; a
+   * list argument's name ends in {@code "[]"}.
    */
   public static native String opArgNames(int op);
 
   /**
-   * Runs an attribute-free op that always yields one output ({@link #opSingleOutput}) on one
-   * input; an op that yields another number is an {@link IllegalStateException}, and its outputs
-   * are freed uncounted.
+   * Runs an attribute-free op that always yields one output ({@link #opSingleOutput}) on one input;
+   * an op that yields another number is an {@link IllegalStateException}, and its outputs are freed
+   * uncounted.
    */
   public static native long execute1(long session, int op, long x);
 
@@ -151,8 +150,9 @@ public final class Native {
   public static native int freeMany(long session, long[] handles, int count, int reason);
 
   /**
-   * After a requested collection: counts it if {@code countRequest} (one ran) and moves the soft threshold
-   * to {@code nextTrigger} ({@code <= 0}: twice what is still live; a fixed one never moves).
+   * After a requested collection: counts it if {@code countRequest} (one ran) and moves the soft
+   * threshold to {@code nextTrigger} ({@code <= 0}: twice what is still live; a fixed one never
+   * moves).
    */
   public static native void collected(long session, boolean countRequest, long nextTrigger);
 
@@ -177,8 +177,8 @@ public final class Native {
   public static native long fromStrings(long session, long[] shape, byte[] data, int[] lengths);
 
   /**
-   * Every element of a STRING tensor: returns their bytes back to back and writes each one's
-   * length into {@code lengths}, which has one entry per element.
+   * Every element of a STRING tensor: returns their bytes back to back and writes each one's length
+   * into {@code lengths}, which has one entry per element.
    */
   public static native byte[] readStrings(long session, long handle, int[] lengths);
 

@@ -6,9 +6,9 @@ import java.util.Arrays;
  * One call into a session's native table, as {@link NativeSession#call} runs it: the door enters
  * the session, runs the safe point, calls {@link #prepare}, then {@link #invoke} (once more after
  * the hard limit refused it and pressure was relieved), decodes the collection signal in the
- * returned handle, makes the {@link #result} and hands it to tracking if it owns new outputs,
- * exits every session it entered and keeps this object, and so every operand it holds, reachable
- * until the call has returned. Subclasses say what to call, never how.
+ * returned handle, makes the {@link #result} and hands it to tracking if it owns new outputs, exits
+ * every session it entered and keeps this object, and so every operand it holds, reachable until
+ * the call has returned. Subclasses say what to call, never how.
  *
  * <p>Not thread-safe, and used for one call (a builder may be one).
  */
@@ -31,8 +31,8 @@ public abstract class NativeCall<R> {
   protected void prepare(long sessionId) {}
 
   /**
-   * The native call. Returns the raw handle of its first output, negative when the session asks
-   * for a collection ({@code ~handle}), or any non-negative value when it makes no output.
+   * The native call. Returns the raw handle of its first output, negative when the session asks for
+   * a collection ({@code ~handle}), or any non-negative value when it makes no output.
    */
   protected abstract long invoke(long sessionId);
 

@@ -14,15 +14,15 @@ import java.util.Locale;
 /**
  * Loads the eagerflow native library, once per class loader.
  *
- * <p>If the system property {@value #PATH_PROPERTY} is set, the file it names is loaded and
- * nothing else is tried. Otherwise the jar's copy, the class path resource {@code
+ * <p>If the system property {@value #PATH_PROPERTY} is set, the file it names is loaded and nothing
+ * else is tried. Otherwise the jar's copy, the class path resource {@code
  * /io/eagerflow/native/<os>-<arch>/libeagerflow.so} (for example {@code linux-x86_64}), is
  * extracted to a private temporary file that is deleted when the JVM exits, and loaded from there.
  *
  * <p>A failed load is remembered: every later call of {@link #load()} throws a new {@link
  * UnsatisfiedLinkError} with the same message, caused by the first failure. Code that wants that
- * report rather than a {@link NoClassDefFoundError} for {@link Native} calls {@link #load()}
- * before it first touches {@link Native}.
+ * report rather than a {@link NoClassDefFoundError} for {@link Native} calls {@link #load()} before
+ * it first touches {@link Native}.
  */
 public final class NativeLibrary {
   /** The system property that names a library file to load instead of the jar's copy. */
@@ -43,8 +43,8 @@ public final class NativeLibrary {
    * Loads the library unless it is loaded already. Safe to call from any thread, any number of
    * times; only the first call does work.
    *
-   * @throws UnsatisfiedLinkError if the library cannot be loaded. The message names the platform
-   *     or the file, every path tried, and the system property {@value #PATH_PROPERTY}.
+   * @throws UnsatisfiedLinkError if the library cannot be loaded. The message names the platform or
+   *     the file, every path tried, and the system property {@value #PATH_PROPERTY}.
    */
   public static void load() {
     if (loadedFrom != null) {

@@ -30,13 +30,16 @@ public final class NativeSession {
 
   private final long id;
   private final Mode mode;
+
   /** Calls in flight in the low bits; the sign bit once closing has begun. */
   private final AtomicLong state = new AtomicLong();
 
   private final Tracking tracking;
   private final Relief relief;
+
   /** The executor thread of an asynchronous session, else null. */
   private final Thread executorThread;
+
   private final CompletableFuture<long[]> finalStats = new CompletableFuture<>();
   private final AtomicLong opNames = new AtomicLong();
   private volatile Thread closer;
@@ -100,8 +103,7 @@ public final class NativeSession {
   }
 
   /**
-   * The door: runs {@code call} on this session's table with the protocol every native call
-   * shares.
+   * The door: runs {@code call} on this session's table with the protocol every native call shares.
    *
    * @throws IllegalStateException if the session is closed
    */
@@ -214,7 +216,9 @@ public final class NativeSession {
     return state.get() < 0;
   }
 
-  /** @throws IllegalStateException if the session is closed */
+  /**
+   * @throws IllegalStateException if the session is closed
+   */
   public void checkOpen() {
     if (isClosed()) {
       throw new IllegalStateException(Wire.CLOSED_MESSAGE);

@@ -14,7 +14,9 @@ import org.tensorflow.ndarray.Shape;
 public final class NativeTensor {
   /** What a view checks before each access: the operand is unreleased, its session open. */
   public interface Owner {
-    /** @throws IllegalStateException if released or closed */
+    /**
+     * @throws IllegalStateException if released or closed
+     */
     void checkUsable();
   }
 
@@ -83,8 +85,7 @@ public final class NativeTensor {
 
     @Override
     protected NativeTensor result(long handle) {
-      NativeTensor t =
-          new NativeTensor(NativeSession.STANDALONE, handle, shape, dataType, null);
+      NativeTensor t = new NativeTensor(NativeSession.STANDALONE, handle, shape, dataType, null);
       t.free = new FreeStandalone(handle, LeakSites.standaloneSite());
       t.cleanable = LibraryCleaner.register(t, t.free);
       return t;
@@ -105,13 +106,17 @@ public final class NativeTensor {
     return handle;
   }
 
-  /** @throws IllegalStateException if closed or released */
+  /**
+   * @throws IllegalStateException if closed or released
+   */
   public Shape shape() {
     checkUsable();
     return shape;
   }
 
-  /** @throws IllegalStateException if closed or released */
+  /**
+   * @throws IllegalStateException if closed or released
+   */
   public DataType dataType() {
     checkUsable();
     return dataType;
@@ -122,7 +127,9 @@ public final class NativeTensor {
     return owner != null;
   }
 
-  /** @throws IllegalStateException if closed, or its operand released or session closed */
+  /**
+   * @throws IllegalStateException if closed, or its operand released or session closed
+   */
   public void checkUsable() {
     if (closed) {
       throw new IllegalStateException("Tensor has been closed");
@@ -132,7 +139,9 @@ public final class NativeTensor {
     }
   }
 
-  /** @throws UnsupportedOperationException on the read-only tensor of an op output */
+  /**
+   * @throws UnsupportedOperationException on the read-only tensor of an op output
+   */
   public void checkWritable() {
     checkUsable(); // a closed session's tensor says so, whatever the call
     if (owner != null) {
@@ -152,8 +161,8 @@ public final class NativeTensor {
   }
 
   /**
-   * Every element of a STRING tensor: their bytes back to back; each one's length goes into
-   * {@code lengths}, which has one entry per element.
+   * Every element of a STRING tensor: their bytes back to back; each one's length goes into {@code
+   * lengths}, which has one entry per element.
    */
   public byte[] readStrings(int[] lengths) {
     return session.call(new ReadStrings(this, lengths));

@@ -21,8 +21,10 @@ public abstract class OpCall<R> extends NativeCall<R> {
   private long handle1;
   private NativeTensor.Owner[] moreOwners;
   private long[] moreHandles;
+
   /** Per input, its session when another one's, else null; null while there is none. */
   private NativeSession[] inputSessions;
+
   private int inputCount;
   private int[] listLens;
   private int args;
@@ -30,8 +32,10 @@ public abstract class OpCall<R> extends NativeCall<R> {
   private int attrLength;
   private NativeTensor[] tensorAttrs;
   private int tensorAttrCount;
+
   /** Tensor attributes of other sessions: each one's session, and where its id goes. */
   private NativeSession[] attrSessions;
+
   private int[] attrSessionSlots;
   private int attrSessionCount;
   private int scalarDtype = -1;
@@ -227,7 +231,6 @@ public abstract class OpCall<R> extends NativeCall<R> {
     tensorAttrs[tensorAttrCount++] = tensor;
   }
 
-
   /** The exception for input {@code index}, whose session closed; {@code e} by default. */
   protected RuntimeException foreignInputClosed(int index, IllegalStateException e) {
     return e;
@@ -272,22 +275,26 @@ public abstract class OpCall<R> extends NativeCall<R> {
   protected final long invoke(long sessionId) {
     int index = op.index();
     if (inputSessions != null || (scalarDtype >= 0 && inputCount != 1)) {
-      outputs = Native.executeMixed(
-          sessionId,
-          index,
-          handles(),
-          sessionIds(sessionId),
-          lists(),
-          attrs(),
-          scalarDtype,
-          scalarValue);
+      outputs =
+          Native.executeMixed(
+              sessionId,
+              index,
+              handles(),
+              sessionIds(sessionId),
+              lists(),
+              attrs(),
+              scalarDtype,
+              scalarValue);
       return outputs.length > 0 ? outputs[0] : 0;
     }
     if (scalarDtype >= 0) {
       outputs = null;
       return Native.executeWithScalar(sessionId, index, handle0, scalarDtype, scalarValue);
     }
-    if (listLens == null && attrs == null && op.singleOutput() && (inputCount == 1 || inputCount == 2)) {
+    if (listLens == null
+        && attrs == null
+        && op.singleOutput()
+        && (inputCount == 1 || inputCount == 2)) {
       outputs = null;
       return inputCount == 1
           ? Native.execute1(sessionId, index, handle0)
@@ -296,8 +303,7 @@ public abstract class OpCall<R> extends NativeCall<R> {
     for (int i = 0; i < tensorAttrCount; i++) {
       tensorAttrs[i].checkUsable(); // closed or released since it was set
     }
-    outputs =
-        Native.execute(sessionId, index, handles(), lists(), attrs());
+    outputs = Native.execute(sessionId, index, handles(), lists(), attrs());
     return outputs.length > 0 ? outputs[0] : 0;
   }
 

@@ -6,9 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An op type resolved to its index in the native registry, once per type name, with what the
- * registry says of it: whether it always yields exactly one output (then attribute-free calls
- * take the fast native path), and which attribute names it accepts (an attribute crosses as its
- * position in that list, so no name is ever kept for a caller).
+ * registry says of it: whether it always yields exactly one output (then attribute-free calls take
+ * the fast native path), and which attribute names it accepts (an attribute crosses as its position
+ * in that list, so no name is ever kept for a caller).
  */
 public final class OpInfo {
   private static final ConcurrentHashMap<String, OpInfo> BY_TYPE = new ConcurrentHashMap<>();

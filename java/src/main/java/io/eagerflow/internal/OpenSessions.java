@@ -9,13 +9,13 @@ import java.util.concurrent.locks.LockSupport;
  * building another one count as memory pressure when they accumulate.
  *
  * <p>A session dropped without {@code close()} keeps its native tensors, and under IN_BACKGROUND
- * its cleanup thread, until a garbage collection finds it and the library's cleaner closes it;
- * a program that only creates sessions may never trigger a collection. So when the count reaches
- * a threshold, {@link #beforeOpen()} requests one and waits, bounded, for the cleaner. The
- * threshold adapts as the byte trigger does: after each request it is twice the sessions still
- * open (at least {@value #MIN_THRESHOLD}), so a program that keeps many sessions open on purpose
- * pays for a logarithmic number of requests; it halves as sessions close. On the normal path this
- * costs a volatile read and an atomic increment per session.
+ * its cleanup thread, until a garbage collection finds it and the library's cleaner closes it; a
+ * program that only creates sessions may never trigger a collection. So when the count reaches a
+ * threshold, {@link #beforeOpen()} requests one and waits, bounded, for the cleaner. The threshold
+ * adapts as the byte trigger does: after each request it is twice the sessions still open (at least
+ * {@value #MIN_THRESHOLD}), so a program that keeps many sessions open on purpose pays for a
+ * logarithmic number of requests; it halves as sessions close. On the normal path this costs a
+ * volatile read and an atomic increment per session.
  */
 final class OpenSessions {
   private static final int MIN_THRESHOLD = 64;

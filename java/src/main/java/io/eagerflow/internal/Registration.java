@@ -2,10 +2,10 @@ package io.eagerflow.internal;
 
 /**
  * How the library's global registries ({@link SessionAccess}, {@link TensorTypes}) stay its own:
- * each accepts one registration, made by a static initializer of the public package that owns
- * the registered code, and every registration call first runs that initializer. So the library
- * always registers first, and any later call, from the library or from a caller on the class
- * path (where this package is open), throws {@link IllegalStateException}.
+ * each accepts one registration, made by a static initializer of the public package that owns the
+ * registered code, and every registration call first runs that initializer. So the library always
+ * registers first, and any later call, from the library or from a caller on the class path (where
+ * this package is open), throws {@link IllegalStateException}.
  *
  * <p>The initializers only register: they never wait for another class's initialization, so two
  * threads making their first calls at once cannot deadlock in class initialization.

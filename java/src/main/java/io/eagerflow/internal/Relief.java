@@ -7,29 +7,36 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Native memory pressure for one session: answers the collection signal of allocating calls and
- * the hard limit's refusals by causing a collection (see {@link Collector}) and letting the
- * cleanup catch up, paces the next request by what collections cost and free, and writes the
- * warning and the exhaustion message that say what was tried and what to do.
+ * Native memory pressure for one session: answers the collection signal of allocating calls and the
+ * hard limit's refusals by causing a collection (see {@link Collector}) and letting the cleanup
+ * catch up, paces the next request by what collections cost and free, and writes the warning and
+ * the exhaustion message that say what was tried and what to do.
  */
 final class Relief {
   private static final System.Logger LOG = System.getLogger("io.eagerflow");
+
   /** The first time any session's pacing gives up, one warning says so. */
   private static final AtomicBoolean WARNED_GIVING_UP = new AtomicBoolean();
 
   private static final String NO_COLLECTION =
-      "System.gc() does nothing under -XX:+DisableExplicitGC and this collector has no Eden to fill";
+      "System.gc() does nothing under -XX:+DisableExplicitGC and this collector has no Eden to"
+          + " fill";
+
   /** Requests in a row that freed nothing before pacing stops asking. */
   private static final int FRUITLESS_REQUESTS = 3;
+
   /** Longest a call waits for the cleanup to catch up after a collection. */
   private static final long MAX_PRESSURE_WAIT_NANOS = 250_000_000L;
+
   /** Longest {@link #settle} waits for the first freed bytes after a collection. */
   private static final long SETTLE_NANOS = 50_000_000L;
 
   /** {@link #collectAndDrain}: no collection ran. */
   private static final int NOT_RUN = 0;
+
   /** A collection ran, but the cleanup had not freed all it found when the wait ended. */
   private static final int RAN = 1;
+
   /** A collection ran and the cleanup freed everything it found. */
   private static final int DRAINED = 2;
 
@@ -72,8 +79,8 @@ final class Relief {
 
   /**
    * A handle returned by an allocating native call: a negative value says the session crossed its
-   * soft threshold, so request a collection and let the cleanup catch up first (as {@code
-   * java.nio} does for direct buffers). Call entered.
+   * soft threshold, so request a collection and let the cleanup catch up first (as {@code java.nio}
+   * does for direct buffers). Call entered.
    */
   long decode(long sessionId, long raw) {
     if (raw >= 0) {
@@ -202,10 +209,10 @@ final class Relief {
   }
 
   /**
-   * Causes a collection (a young one by filling Eden where that is cheaper, see {@link
-   * Collector}) and waits, briefly, until the cleanup has freed what it found: a sentinel reference
-   * made unreachable just before the collection tells when the collection's references have reached
-   * this session's queue and been freed. If a young collection freed nothing, the owners were old
+   * Causes a collection (a young one by filling Eden where that is cheaper, see {@link Collector})
+   * and waits, briefly, until the cleanup has freed what it found: a sentinel reference made
+   * unreachable just before the collection tells when the collection's references have reached this
+   * session's queue and been freed. If a young collection freed nothing, the owners were old
    * already and a full collection follows. Then paces the next request.
    *
    * @return the bytes the session held less afterwards
@@ -247,8 +254,8 @@ final class Relief {
   }
 
   /**
-   * Live bytes after a collection. The reference handler enqueues a collection's references one
-   * by one, so the cleanup can reach the sentinel before the tensors' references have arrived: when
+   * Live bytes after a collection. The reference handler enqueues a collection's references one by
+   * one, so the cleanup can reach the sentinel before the tensors' references have arrived: when
    * nothing is freed yet, poll briefly for the rest before calling the collection fruitless.
    */
   private long settle(long sessionId, int outcome, long liveBefore) {
@@ -282,8 +289,8 @@ final class Relief {
 
   /**
    * The next soft threshold: what stayed live plus what the session may allocate, at the rate it
-   * grew since the previous collection, for collections that cost {@code cost} each to take at
-   * most {@code maxGcTimeShare} of wall time, at most {@link #maxHeadroom} above what stayed live;
+   * grew since the previous collection, for collections that cost {@code cost} each to take at most
+   * {@code maxGcTimeShare} of wall time, at most {@link #maxHeadroom} above what stayed live;
    * between the trigger floor and three quarters of the hard limit. {@code Long.MAX_VALUE} (stop
    * asking) after requests in a row that freed nothing; a request that frees something again
    * resumes pacing.

@@ -10,8 +10,8 @@ import java.util.Objects;
 import org.tensorflow.ndarray.Shape;
 
 /**
- * Package-crossing hooks from {@code io.eagerflow} for the op facade: constants created straight
- * in the session's table, and attribute-free ops on the fast native path. Not for users.
+ * Package-crossing hooks from {@code io.eagerflow} for the op facade: constants created straight in
+ * the session's table, and attribute-free ops on the fast native path. Not for users.
  */
 public abstract class SessionAccess {
   private static volatile SessionAccess instance; // written under SessionAccess.class

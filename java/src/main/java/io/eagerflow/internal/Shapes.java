@@ -4,9 +4,9 @@ import java.util.Objects;
 import org.tensorflow.ndarray.Shape;
 
 /**
- * Checks on the ndarray {@link Shape}s users pass in. Unlike a tensor's shape, an ndarray shape
- * may be unknown or have unknown (-1) dimensions, and its {@code size()} does not detect
- * overflow; a tensor needs every dimension known and a count that fits in a {@code long}.
+ * Checks on the ndarray {@link Shape}s users pass in. Unlike a tensor's shape, an ndarray shape may
+ * be unknown or have unknown (-1) dimensions, and its {@code size()} does not detect overflow; a
+ * tensor needs every dimension known and a count that fits in a {@code long}.
  */
 public final class Shapes {
   private Shapes() {}

@@ -6,11 +6,11 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * Maps element types to tensor classes and wraps native tensors in them. The tensor classes'
- * shared base registers them all, once, from its static initializer (see {@link Registration});
- * that initializer touches no tensor class, and this class's touches none at all, so a first
- * standalone tensor on one thread and a first {@code asTensor()} on another cannot deadlock in
- * class initialization.
+ * Maps element types to tensor classes and wraps native tensors in them. The tensor classes' shared
+ * base registers them all, once, from its static initializer (see {@link Registration}); that
+ * initializer touches no tensor class, and this class's touches none at all, so a first standalone
+ * tensor on one thread and a first {@code asTensor()} on another cannot deadlock in class
+ * initialization.
  */
 public final class TensorTypes {
   private static final int CODES = 11;
@@ -18,8 +18,7 @@ public final class TensorTypes {
 
   // Written under TensorTypes.class before `complete` is set, never after.
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private static final Function<NativeTensor, ? extends TType>[] FACTORIES =
-      new Function[CODES];
+  private static final Function<NativeTensor, ? extends TType>[] FACTORIES = new Function[CODES];
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static final Class<? extends TType>[] CLASSES = new Class[CODES];
@@ -142,6 +141,8 @@ public final class TensorTypes {
       }
     }
     throw new IllegalArgumentException(
-        type + " is not a tensor class (use TFloat32, TFloat64, TInt32, TInt64, TUint8, TBool or TString)");
+        type
+            + " is not a tensor class (use TFloat32, TFloat64, TInt32, TInt64, TUint8, TBool or"
+            + " TString)");
   }
 }

@@ -20,8 +20,8 @@ final class Threads {
 
   /**
    * Starts the daemon thread that runs an asynchronous session's queued ops until it closes. It
-   * holds the session's id and its relief (which holds the {@link NativeSession}), never the
-   * {@code EagerSession}; the Rust side holds the executor, never the session.
+   * holds the session's id and its relief (which holds the {@link NativeSession}), never the {@code
+   * EagerSession}; the Rust side holds the executor, never the session.
    */
   static Thread startExecutor(long sessionId, Relief relief) {
     BooleanSupplier relieve = relief::relieveForQueuedOp;

@@ -5,9 +5,9 @@ import java.util.function.Consumer;
 
 /**
  * Keeps phantom references strongly reachable until they are processed, which the GC requires.
- * Striped by thread, each stripe a slot array with a free list under its own small lock: adding
- * and removing cost a few nanoseconds, allocate nothing in the steady state, and do not contend
- * across threads (unlike one map under one monitor, or a hash set with millions of entries).
+ * Striped by thread, each stripe a slot array with a free list under its own small lock: adding and
+ * removing cost a few nanoseconds, allocate nothing in the steady state, and do not contend across
+ * threads (unlike one map under one monitor, or a hash set with millions of entries).
  */
 final class TrackedSet {
   private static final int STRIPES = 16;

@@ -12,9 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Frees the outputs whose Java owners became unreachable, as the session's strategy says: phantom
- * references on a per-session queue, drained by the session's own thread ({@code IN_BACKGROUND})
- * or by the caller at safe points ({@code ON_SAFE_POINTS}); under {@code ON_SESSION_CLOSE} nothing
- * is tracked except creation sites for leak reports at close. The thread holds the {@link
+ * references on a per-session queue, drained by the session's own thread ({@code IN_BACKGROUND}) or
+ * by the caller at safe points ({@code ON_SAFE_POINTS}); under {@code ON_SESSION_CLOSE} nothing is
+ * tracked except creation sites for leak reports at close. The thread holds the {@link
  * NativeSession}, never the {@code EagerSession}, so a forgotten session can still be collected.
  */
 final class Tracking {
@@ -47,10 +47,13 @@ final class Tracking {
   private final NativeSession.Mode mode;
   private final String strategyName;
   private final boolean trackLeaks;
+
   /** Null under ON_SESSION_CLOSE. */
   private final ReferenceQueue<Object> queue;
+
   /** Null under ON_SESSION_CLOSE without leak tracking. */
   private final TrackedSet tracked;
+
   private Thread cleanupThread;
 
   Tracking(NativeSession.Mode mode, String strategyName, boolean trackLeaks) {
@@ -165,8 +168,7 @@ final class Tracking {
       return null;
     }
     Tracked t =
-        new Tracked(
-            owner, queue, handle, handles, trackLeaks ? LeakSites.capture("tensor") : null);
+        new Tracked(owner, queue, handle, handles, trackLeaks ? LeakSites.capture("tensor") : null);
     tracked.add(t);
     return t;
   }

@@ -9,8 +9,7 @@ import java.util.Set;
 /**
  * The constants Java shares with the native library, read from it once ({@link Native#wire}) so
  * that each is defined in one place, {@code src/wire.rs}. A library that lacks one of them (a jar
- * and a library from different builds) fails this class's initialization with a message naming
- * it.
+ * and a library from different builds) fails this class's initialization with a message naming it.
  */
 public final class Wire {
   /** Free reason for {@link Native#free} and {@link Native#freeMany}: released by the user. */

@@ -4,10 +4,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * Op names for {@link Ops#withName} and {@link Ops#withSubScope}, as TensorFlow Java's name
- * scopes make them ({@code "layer/MatMul"}, {@code "layer/MatMul_1"}). Eager ops have no graph, so
- * a name is only a label that {@link io.eagerflow.Operation#name()} returns. Thread-safe: the
- * counters behind unique names are shared by every {@code Ops} of one scope.
+ * Op names for {@link Ops#withName} and {@link Ops#withSubScope}, as TensorFlow Java's name scopes
+ * make them ({@code "layer/MatMul"}, {@code "layer/MatMul_1"}). Eager ops have no graph, so a name
+ * is only a label that {@link io.eagerflow.Operation#name()} returns. Thread-safe: the counters
+ * behind unique names are shared by every {@code Ops} of one scope.
  */
 final class Naming {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9.][A-Za-z0-9_.\\-]*");
@@ -19,8 +19,10 @@ final class Naming {
 
   /** The scope's path such as {@code "a/b"}, null at the root. */
   private final String prefix;
+
   /** The name that {@link Ops#withName} asked for, or null. */
   private final String opName;
+
   /** Per name in this scope, how many times it was used. */
   private final ConcurrentHashMap<String, Integer> ids;
 
@@ -42,7 +44,8 @@ final class Naming {
 
   Naming withSubScope(String name) {
     check(name);
-    return new Naming(qualify(unique(opName != null ? opName : name)), null, new ConcurrentHashMap<>());
+    return new Naming(
+        qualify(unique(opName != null ? opName : name)), null, new ConcurrentHashMap<>());
   }
 
   /** The next op's name, {@code type} unless a name was asked for, unique in this scope. */

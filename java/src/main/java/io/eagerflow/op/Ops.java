@@ -1,10 +1,10 @@
 package io.eagerflow.op;
 
-import io.eagerflow.internal.Wire;
 import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
 import io.eagerflow.OperationBuilder;
 import io.eagerflow.Output;
+import io.eagerflow.internal.Wire;
 import io.eagerflow.types.TBool;
 import io.eagerflow.types.TInt32;
 import io.eagerflow.types.TInt64;
@@ -48,13 +48,13 @@ import java.util.Objects;
  *       exceeded.
  * </ul>
  *
- * <p>Errors the native core finds are thrown as TensorFlow Java's subclasses of these, from
- * {@link io.eagerflow.exceptions}: {@code TFInvalidArgumentException}, {@code
+ * <p>Errors the native core finds are thrown as TensorFlow Java's subclasses of these, from {@link
+ * io.eagerflow.exceptions}: {@code TFInvalidArgumentException}, {@code
  * TFFailedPreconditionException}, {@code TFOutOfRangeException} and {@code
  * TFResourceExhaustedException}.
  *
- * <p>Operands may come from another open session, as in TensorFlow Java: the op's output belongs
- * to this object's session, the input stays owned by its own.
+ * <p>Operands may come from another open session, as in TensorFlow Java: the op's output belongs to
+ * this object's session, the input stays owned by its own.
  *
  * <p>Immutable and thread-safe: one {@code Ops} may be shared by any number of threads. Op names
  * are generated lazily, only when {@link io.eagerflow.Operation#name()} is asked.
@@ -163,8 +163,8 @@ public final class Ops extends OpsTypedConstants {
    * renamed {@code Ops} do not take the native fast path, which costs about a builder's overhead
    * per op.
    *
-   * @param opName a name of letters, digits, {@code '.'}, {@code '_'} and {@code '-'}, not
-   *     starting with {@code '_'} or {@code '-'}
+   * @param opName a name of letters, digits, {@code '.'}, {@code '_'} and {@code '-'}, not starting
+   *     with {@code '_'} or {@code '-'}
    * @return ops in the same session and scope that name their ops {@code opName}
    * @throws IllegalArgumentException if {@code opName} is null or not a valid name
    * @throws IllegalStateException if the session is closed
@@ -177,12 +177,12 @@ public final class Ops extends OpsTypedConstants {
   /**
    * Ops whose op names are prefixed with {@code childScopeName/}, as TensorFlow Java's {@code
    * Ops.withSubScope}: {@code tf.withSubScope("layer1").math.add(x, y).op().name()} is {@code
-   * "layer1/AddV2"}. Sub-scopes nest ({@code "layer1/dense/MatMul"}); a scope name used twice
-   * under one parent becomes {@code layer1_1}, and names are unique within each scope. With a
-   * name set by {@link #withName}, that name is the scope's.
+   * "layer1/AddV2"}. Sub-scopes nest ({@code "layer1/dense/MatMul"}); a scope name used twice under
+   * one parent becomes {@code layer1_1}, and names are unique within each scope. With a name set by
+   * {@link #withName}, that name is the scope's.
    *
-   * <p>Names only: there is no graph and no scope of anything but names; tensors' lifetimes
-   * follow the session, {@link io.eagerflow.EagerScope} and {@link EagerSession#release}.
+   * <p>Names only: there is no graph and no scope of anything but names; tensors' lifetimes follow
+   * the session, {@link io.eagerflow.EagerScope} and {@link EagerSession#release}.
    *
    * @param childScopeName the sub-scope's name, valid as for {@link #withName}
    * @return ops in the same session whose op names are prefixed by the sub-scope

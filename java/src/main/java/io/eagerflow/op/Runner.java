@@ -27,6 +27,7 @@ final class Runner {
   private static final SessionAccess ACCESS = SessionAccess.get();
 
   final EagerSession session;
+
   /** How ops are named: {@link Naming#isDefault()} unless made by withName or withSubScope. */
   final Naming naming;
 

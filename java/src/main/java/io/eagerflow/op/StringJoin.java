@@ -3,8 +3,8 @@ package io.eagerflow.op;
 import java.util.Objects;
 
 /**
- * Optional attributes of {@link StringsOps#join}, TensorFlow's {@code StringJoin} op, in TensorFlow Java's
- * style: each static method makes one option, passed as a trailing argument.
+ * Optional attributes of {@link StringsOps#join}, TensorFlow's {@code StringJoin} op, in TensorFlow
+ * Java's style: each static method makes one option, passed as a trailing argument.
  */
 public final class StringJoin {
   private StringJoin() {}

@@ -3,8 +3,8 @@ package io.eagerflow.op;
 import java.util.Objects;
 
 /**
- * Optional attributes of {@link StringsOps#length}, TensorFlow's {@code StringLength} op, in TensorFlow Java's
- * style: each static method makes one option, passed as a trailing argument.
+ * Optional attributes of {@link StringsOps#length}, TensorFlow's {@code StringLength} op, in
+ * TensorFlow Java's style: each static method makes one option, passed as a trailing argument.
  */
 public final class StringLength {
   private StringLength() {}

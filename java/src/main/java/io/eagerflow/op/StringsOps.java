@@ -43,15 +43,16 @@ public final class StringsOps {
    * Substrings [{@code Substr}]: {@code len} units of each string from {@code pos}; a negative
    * {@code pos} counts from the end, and a substring stops at its string's end.
    *
-   * <pre>{@code tf.strings.substr(s, tf.constant(0), tf.constant(3), Substr.unit("UTF8_CHAR"))}</pre>
+   * <pre>{@code tf.strings.substr(s, tf.constant(0), tf.constant(3), Substr.unit("UTF8_CHAR"))}
+   * </pre>
    *
    * @param input the strings
    * @param pos where each substring starts: a scalar, or one per string
    * @param len how many units each substring has: {@code pos}'s type and shape
    * @param options {@link Substr#unit} ({@code "BYTE"} by default, or {@code "UTF8_CHAR"})
    * @return the substrings, of {@code input}'s shape
-   * @throws IllegalArgumentException if a {@code pos} is out of range for its string, or the
-   *     shapes or types do not fit
+   * @throws IllegalArgumentException if a {@code pos} is out of range for its string, or the shapes
+   *     or types do not fit
    */
   public <T extends TNumber> Operand<TString> substr(
       Operand<TString> input, Operand<T> pos, Operand<T> len, Substr.Options... options) {

@@ -3,14 +3,15 @@ package io.eagerflow.op;
 import java.util.Objects;
 
 /**
- * Optional attributes of {@link StringsOps#substr}, TensorFlow's {@code Substr} op, in TensorFlow Java's
- * style: each static method makes one option, passed as a trailing argument.
+ * Optional attributes of {@link StringsOps#substr}, TensorFlow's {@code Substr} op, in TensorFlow
+ * Java's style: each static method makes one option, passed as a trailing argument.
  */
 public final class Substr {
   private Substr() {}
 
   /**
-   * Sets attribute {@code unit}: the unit of {@code pos} and {@code len}: {@code "BYTE"} (default) or {@code "UTF8_CHAR"}.
+   * Sets attribute {@code unit}: the unit of {@code pos} and {@code len}: {@code "BYTE"} (default)
+   * or {@code "UTF8_CHAR"}.
    *
    * @param unit the value
    * @return the option, to pass to {@link StringsOps#substr}

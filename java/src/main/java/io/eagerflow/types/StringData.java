@@ -8,9 +8,9 @@ import org.tensorflow.ndarray.Shape;
 /**
  * What a {@link TString} and its {@code using(Charset)} and {@code asBytes()} views share: the
  * native tensor and a heap mirror of its bytes. As for the other tensor types, reads never touch
- * native memory a session may free meanwhile: the first one copies every element in one native
- * call (one {@code byte[]} and one {@code int[]} of lengths), and every read checks first that
- * the tensor is still usable. String tensors never change, so the mirror stays exact.
+ * native memory a session may free meanwhile: the first one copies every element in one native call
+ * (one {@code byte[]} and one {@code int[]} of lengths), and every read checks first that the
+ * tensor is still usable. String tensors never change, so the mirror stays exact.
  */
 final class StringData {
   final NativeTensor tensor;

@@ -8,9 +8,9 @@ import org.tensorflow.ndarray.impl.buffer.AbstractDataBuffer;
 
 /**
  * The data buffer behind a {@link TString} (elements as {@code String}s decoded with a charset) or
- * its {@code asBytes()} view (elements as copies of their bytes, {@code charset == null}): a
- * window of {@code size} elements at {@code offset}, read-only as TensorFlow Java's string buffers
- * are, checking on every access that the tensor is still usable.
+ * its {@code asBytes()} view (elements as copies of their bytes, {@code charset == null}): a window
+ * of {@code size} elements at {@code offset}, read-only as TensorFlow Java's string buffers are,
+ * checking on every access that the tensor is still usable.
  */
 final class StringTensorBuffer<T> extends AbstractDataBuffer<T> {
   private final StringData data;

@@ -38,6 +38,7 @@ final class TensorBase {
   final Shape shape;
   final DataType dataType;
   private final boolean readOnly;
+
   /** The element count, or -1 if it does not fit in a Java array (then NdArray access throws). */
   private final int length;
 
@@ -198,7 +199,8 @@ final class TensorBase {
   /** The element count as a Java array length. */
   int arrayLength() {
     if (length < 0) {
-      throw new IllegalStateException("a tensor of shape " + shape + " does not fit in a Java array");
+      throw new IllegalStateException(
+          "a tensor of shape " + shape + " does not fit in a Java array");
     }
     return length;
   }

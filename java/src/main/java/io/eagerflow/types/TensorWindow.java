@@ -58,7 +58,12 @@ abstract class TensorWindow {
     Objects.requireNonNull(dst, "dst");
     if (length < 0 || length > size || length > dst.size()) {
       throw new IllegalArgumentException(
-          "cannot copy " + length + " values from a buffer of " + size + " to one of " + dst.size());
+          "cannot copy "
+              + length
+              + " values from a buffer of "
+              + size
+              + " to one of "
+              + dst.size());
     }
   }
 

@@ -49,7 +49,8 @@ class GcPacingTest {
     // What stays live counts: the trigger sits above it.
     live = 500 * MIB;
     assertEquals(
-        live + 64 * MIB, Relief.nextTrigger(live, 64 * MIB, 1_000_000_000L, 1_000_000_000L, 0.5, CAP));
+        live + 64 * MIB,
+        Relief.nextTrigger(live, 64 * MIB, 1_000_000_000L, 1_000_000_000L, 0.5, CAP));
   }
 
   @Test

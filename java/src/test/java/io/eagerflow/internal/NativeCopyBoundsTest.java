@@ -148,8 +148,7 @@ class NativeCopyBoundsTest {
       handles[i] = Native.fromFloats(session, new long[] {1}, new float[] {i});
     }
     assertEquals(1500, liveTensors());
-    assertEquals(
-        1000, Native.freeMany(session, handles, 1000, Wire.FREED_EXPLICITLY), "a count");
+    assertEquals(1000, Native.freeMany(session, handles, 1000, Wire.FREED_EXPLICITLY), "a count");
     assertEquals(
         500,
         Native.freeMany(session, handles, Integer.MAX_VALUE, Wire.FREED_EXPLICITLY),

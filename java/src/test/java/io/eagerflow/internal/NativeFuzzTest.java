@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.eagerflow.NativeMemoryExhaustedException;
 import java.lang.reflect.Array;
@@ -26,20 +25,19 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.tensorflow.ndarray.Shape;
 
 /**
  * Calls every {@code native} method of {@link Native}, found by reflection (so natives added later
  * are covered), thousands of times with closed, stale, forged and random session ids, random
  * handles and edge values (null, empty and short arrays, negative and huge offsets, lengths and
- * counts). Every call must return or throw one of the exceptions {@link Native} documents; a
- * crash, an {@link Error} or any other exception fails. A session the fuzzer never sees is used
- * alongside and must keep exact counts. {@code TestHooks} natives are left out: they panic and
- * fail on purpose.
+ * counts). Every call must return or throw one of the exceptions {@link Native} documents; a crash,
+ * an {@link Error} or any other exception fails. A session the fuzzer never sees is used alongside
+ * and must keep exact counts. {@code TestHooks} natives are left out: they panic and fail on
+ * purpose.
  *
  * <p>Seeded: {@code -Deagerflow.fuzz.seed=N} and {@code -Deagerflow.fuzz.calls=N} replay or
- * lengthen a run. Tensor data stays small (element values -2 to 4), so no op the fuzzer happens
- * to build can ask for a huge output; limits, shapes and offsets take any value.
+ * lengthen a run. Tensor data stays small (element values -2 to 4), so no op the fuzzer happens to
+ * build can ask for a huge output; limits, shapes and offsets take any value.
  */
 class NativeFuzzTest {
   private static final long SEED = Long.getLong("eagerflow.fuzz.seed", 0x5e551_0_1dL);
@@ -64,8 +62,25 @@ class NativeFuzzTest {
 
   /** Ops the fuzzer runs by index half the time (any index the other half). */
   private static final String[] OPS = {
-    "AddV2", "Neg", "Identity", "Sum", "Fill", "Reshape", "MatMul", "Cast", "Tile", "Range",
-    "Shape", "ConcatV2", "Pack", "Unpack", "Split", "Squeeze", "StridedSlice", "Softmax", "OneHot"
+    "AddV2",
+    "Neg",
+    "Identity",
+    "Sum",
+    "Fill",
+    "Reshape",
+    "MatMul",
+    "Cast",
+    "Tile",
+    "Range",
+    "Shape",
+    "ConcatV2",
+    "Pack",
+    "Unpack",
+    "Split",
+    "Squeeze",
+    "StridedSlice",
+    "Softmax",
+    "OneHot"
   };
 
   private static final String[] TYPES = {"Float", "Double", "Int", "Long", "Byte", "Boolean"};
@@ -377,8 +392,7 @@ class NativeFuzzTest {
     assertThrows(IllegalStateException.class, () -> Native.closeSession(id, null));
   }
 
-  private static final Pattern ELEMENT_ACCESS =
-      Pattern.compile("(get|read|write)[A-Z]\\w*");
+  private static final Pattern ELEMENT_ACCESS = Pattern.compile("(get|read|write)[A-Z]\\w*");
 
   /** "Float" for fromFloats, readFloats, writeFloats and getFloat. */
   private static String elementType(String method) {

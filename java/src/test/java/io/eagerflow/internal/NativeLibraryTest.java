@@ -40,8 +40,7 @@ class NativeLibraryTest {
 
   @Test
   void panicBecomesRuntimeExceptionAndTheJvmCarriesOn() {
-    RuntimeException e =
-        assertThrows(RuntimeException.class, () -> TestHooks.panicForTest("boom"));
+    RuntimeException e = assertThrows(RuntimeException.class, () -> TestHooks.panicForTest("boom"));
     assertEquals(RuntimeException.class, e.getClass(), String.valueOf(e));
     assertTrue(e.getMessage().contains("boom"), e.getMessage());
     assertEquals("0.1.0", Native.version());
@@ -109,8 +108,8 @@ class NativeLibraryTest {
   }
 
   /**
-   * The eagerflow jar this JVM runs against, with the test classes that hold {@link
-   * LoadProbeMain} and {@link TestHooks}: the class path of a user's JVM, without the property.
+   * The eagerflow jar this JVM runs against, with the test classes that hold {@link LoadProbeMain}
+   * and {@link TestHooks}: the class path of a user's JVM, without the property.
    */
   private static String jarAndProbeClassPath() throws Exception {
     String jar =

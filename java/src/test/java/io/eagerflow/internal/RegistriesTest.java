@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.eagerflow.ChildJvm;
 import io.eagerflow.DataType;
 import io.eagerflow.EagerSession;
-import io.eagerflow.OperationBuilder;
 import io.eagerflow.Operand;
+import io.eagerflow.OperationBuilder;
 import io.eagerflow.Output;
 import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
@@ -14,7 +14,6 @@ import io.eagerflow.types.TType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.tensorflow.ndarray.Shape;
 
@@ -32,15 +31,19 @@ class RegistriesTest {
       // Before any eagerflow class is initialized.
       out.add("first set: " + attempt(() -> SessionAccess.set(new FakeAccess())));
       out.add("first unwrapper: " + attempt(() -> TensorTypes.registerUnwrapper(t -> null)));
-      out.add("first register: " + attempt(() -> TensorTypes.register(
-          DataType.FLOAT, TFloat32.class, t -> null)));
+      out.add(
+          "first register: "
+              + attempt(() -> TensorTypes.register(DataType.FLOAT, TFloat32.class, t -> null)));
       out.add("works: " + works());
       // After the library registered everything.
       out.add("second set: " + attempt(() -> SessionAccess.set(new FakeAccess())));
       out.add("second unwrapper: " + attempt(() -> TensorTypes.registerUnwrapper(t -> null)));
       for (DataType d : DataType.values()) {
-        out.add("second register " + d + ": " + attempt(() -> TensorTypes.register(
-            d, TFloat32.class, t -> null)));
+        out.add(
+            "second register "
+                + d
+                + ": "
+                + attempt(() -> TensorTypes.register(d, TFloat32.class, t -> null)));
       }
       out.add("access: " + (SessionAccess.get() instanceof FakeAccess ? "fake" : "library"));
       out.add("works: " + works());

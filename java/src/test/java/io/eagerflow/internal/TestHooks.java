@@ -3,9 +3,9 @@ package io.eagerflow.internal;
 /**
  * Test-only natives. They are exported only by the library built with the cargo feature {@code
  * testing} ({@code src/jni/testing.rs}), which {@code gradle test} builds into {@code
- * build/cargo-testing} and loads through the system property {@value
- * NativeLibrary#PATH_PROPERTY}. The library in the jar has none of them: against it, each method
- * here throws {@link UnsatisfiedLinkError}.
+ * build/cargo-testing} and loads through the system property {@value NativeLibrary#PATH_PROPERTY}.
+ * The library in the jar has none of them: against it, each method here throws {@link
+ * UnsatisfiedLinkError}.
  *
  * <p>This class lives in the test sources, so the shipped {@link Native} does not declare them
  * either. New test hooks (fault injection and the like) go here and in {@code testing.rs}.
@@ -25,9 +25,9 @@ public final class TestHooks {
 
   /**
    * Arms a fault for the next run of op {@code opType} (its canonical type name, such as {@code
-   * AddV2}) on the calling thread: kind 0 makes the allocator refuse the op's first output
-   * buffer (after its bytes were reserved), kind 1 makes its kernel panic. Replaces a fault armed
-   * before; other threads never meet it.
+   * AddV2}) on the calling thread: kind 0 makes the allocator refuse the op's first output buffer
+   * (after its bytes were reserved), kind 1 makes its kernel panic. Replaces a fault armed before;
+   * other threads never meet it.
    */
   public static native void armFaultForTest(String opType, int kind);
 

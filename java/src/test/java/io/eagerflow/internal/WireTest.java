@@ -55,7 +55,9 @@ class WireTest {
       Wire.STATS_FREED_AT_CLOSE, Wire.STATS_GC_REQUESTS,
     };
     int[] memory = {
-      Wire.MEMORY_LIVE_BYTES, Wire.MEMORY_PEAK_BYTES, Wire.MEMORY_LIVE_TENSORS,
+      Wire.MEMORY_LIVE_BYTES,
+      Wire.MEMORY_PEAK_BYTES,
+      Wire.MEMORY_LIVE_TENSORS,
       Wire.MEMORY_POOLED_BYTES,
     };
     int[] kinds = {

@@ -185,14 +185,24 @@ class ExactCountingTest {
       countsOne(s, "nn.logSoftmax", () -> tf.nn.logSoftmax(m));
       countsOne(s, "nn.l2Loss", () -> tf.nn.l2Loss(m));
       countsOne(s, "nn.biasAdd", () -> tf.nn.biasAdd(m, v, BiasAdd.dataFormat("NHWC")));
-      counts(s, "nn.softmaxCrossEntropyWithLogits", 2,
+      counts(
+          s,
+          "nn.softmaxCrossEntropyWithLogits",
+          2,
           () -> tf.nn.softmaxCrossEntropyWithLogits(m, m));
-      counts(s, "nn.sparseSoftmaxCrossEntropyWithLogits", 2,
+      counts(
+          s,
+          "nn.sparseSoftmaxCrossEntropyWithLogits",
+          2,
           () -> tf.nn.sparseSoftmaxCrossEntropyWithLogits(m, i));
       countsOne(s, "dtypes.cast", () -> tf.dtypes.cast(m, TInt32.class));
-      countsOne(s, "random.randomUniform",
+      countsOne(
+          s,
+          "random.randomUniform",
           () -> tf.random.randomUniform(i12, TFloat32.class, RandomUniform.seed(1)));
-      countsOne(s, "random.randomStandardNormal",
+      countsOne(
+          s,
+          "random.randomStandardNormal",
           () -> tf.random.randomStandardNormal(i12, TFloat64.class));
       countsOne(s, "random.truncatedNormal", () -> tf.random.truncatedNormal(i12, TFloat32.class));
     }

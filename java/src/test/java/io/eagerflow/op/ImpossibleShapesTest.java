@@ -14,8 +14,8 @@ import org.tensorflow.ndarray.Shape;
 
 /**
  * No op makes a tensor whose shape a Java {@code long} cannot hold: a dimension or element count
- * past {@link Long#MAX_VALUE} is refused when the op runs, with an {@link
- * IllegalArgumentException} naming the op, even for tensors with no elements at all.
+ * past {@link Long#MAX_VALUE} is refused when the op runs, with an {@link IllegalArgumentException}
+ * naming the op, even for tensors with no elements at all.
  */
 class ImpossibleShapesTest extends OpsTestBase {
   private static final long HALF = 1L << 62;

@@ -53,10 +53,8 @@ class NdArrayConstantTest extends OpsTestBase {
     Operand<TFloat64> d = tf.constant(Shape.of(1), DataBuffers.of(2.5, 9.0));
     assertEquals(2.5, d.asTensor().getDouble(0));
     assertThrows(
-        IllegalArgumentException.class,
-        () -> tf.constant(Shape.of(3), DataBuffers.of(1, 2)));
-    assertThrows(
-        IllegalArgumentException.class, () -> tf.constant(Shape.of(-1), new float[] {1f}));
+        IllegalArgumentException.class, () -> tf.constant(Shape.of(3), DataBuffers.of(1, 2)));
+    assertThrows(IllegalArgumentException.class, () -> tf.constant(Shape.of(-1), new float[] {1f}));
   }
 
   @Test

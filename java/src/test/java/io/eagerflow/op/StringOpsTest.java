@@ -45,8 +45,7 @@ class StringOpsTest {
   private static void exercise(Ops tf) {
     Operand<TString> words = tf.constant(new String[] {"hello", "h\u00e9llo", "ab"});
     Operand<TString> scalar = tf.constant("!");
-    Operand<TString> joined =
-        tf.strings.join(List.of(words, scalar), StringJoin.separator(" "));
+    Operand<TString> joined = tf.strings.join(List.of(words, scalar), StringJoin.separator(" "));
     assertArrayEquals(new String[] {"hello !", "h\u00e9llo !", "ab !"}, strings(joined));
     assertArrayEquals(new int[] {5, 6, 2}, tf.strings.length(words).asTensor().toArray());
     assertArrayEquals(
@@ -75,8 +74,7 @@ class StringOpsTest {
     try (EagerSession s = open(strategy, true)) {
       Ops tf = Ops.create(s);
       exercise(tf);
-      Operand<TString> bad =
-          tf.strings.substr(tf.constant("ab"), tf.constant(9), tf.constant(1));
+      Operand<TString> bad = tf.strings.substr(tf.constant("ab"), tf.constant(9), tf.constant(1));
       assertThrows(IllegalArgumentException.class, () -> bad.asTensor().getObject());
     }
   }
@@ -90,8 +88,7 @@ class StringOpsTest {
       assertEquals(
           "d", tf.constant(new String[][] {{"a", "b"}, {"c", "d"}}).asTensor().getObject(1, 1));
       assertEquals(
-          "b",
-          tf.constant(StdArrays.ndCopyOf(new String[] {"a", "b"})).asTensor().getObject(1));
+          "b", tf.constant(StdArrays.ndCopyOf(new String[] {"a", "b"})).asTensor().getObject(1));
       assertEquals(
           "q",
           tf.constant(Shape.of(1), DataBuffers.of(new String[] {"q", "r"}, true, false))
@@ -99,8 +96,7 @@ class StringOpsTest {
               .getObject(0));
       Operand<TString> utf16 = tf.constant(StandardCharsets.UTF_16LE, "\u00e9");
       assertArrayEquals(new byte[] {(byte) 0xE9, 0}, utf16.asTensor().asBytes().getObject());
-      assertEquals(
-          "\u00e9", utf16.asTensor().using(StandardCharsets.UTF_16LE).getObject());
+      assertEquals("\u00e9", utf16.asTensor().using(StandardCharsets.UTF_16LE).getObject());
       assertEquals(
           2,
           tf.constant(StandardCharsets.UTF_16LE, NdArrays.vectorOfObjects("a", "b"))
@@ -122,8 +118,13 @@ class StringOpsTest {
       TFInvalidArgumentException e =
           assertThrows(
               TFInvalidArgumentException.class,
-              () -> s.opBuilder("AddV2", "add").addInput(x.asOutput()).addInput(x.asOutput()).build());
-      assertTrue(e.getMessage().contains("AddV2") && e.getMessage().contains("STRING"), e.getMessage());
+              () ->
+                  s.opBuilder("AddV2", "add")
+                      .addInput(x.asOutput())
+                      .addInput(x.asOutput())
+                      .build());
+      assertTrue(
+          e.getMessage().contains("AddV2") && e.getMessage().contains("STRING"), e.getMessage());
       e =
           assertThrows(
               TFInvalidArgumentException.class,

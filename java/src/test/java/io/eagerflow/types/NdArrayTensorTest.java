@@ -117,8 +117,7 @@ class NdArrayTensorTest {
       assertEquals(DataType.INT32, t.dataType());
       assertArrayEquals(new double[3], z.toArray());
     }
-    assertThrows(
-        IllegalArgumentException.class, () -> Tensor.of(TFloat32.class, Shape.of(4), 15));
+    assertThrows(IllegalArgumentException.class, () -> Tensor.of(TFloat32.class, Shape.of(4), 15));
     try (TFloat32 t = Tensor.of(TFloat32.class, Shape.of(4), 16)) {
       assertEquals(4, t.size());
     }
@@ -162,8 +161,7 @@ class NdArrayTensorTest {
         assertThrows(IllegalArgumentException.class, () -> TFloat32.tensorOf(Shape.of(-1, 2)));
     assertTrue(e.getMessage().contains("[-1, 2]"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> TInt32.tensorOf(Shape.unknown()));
-    assertThrows(
-        IllegalArgumentException.class, () -> Tensor.of(TInt64.class, Shape.of(3, -2)));
+    assertThrows(IllegalArgumentException.class, () -> Tensor.of(TInt64.class, Shape.of(3, -2)));
   }
 
   @Test

@@ -67,16 +67,20 @@ class TStringTensorTest {
   @Test
   void charsetsAndBytes() {
     try (TString utf8 = TString.scalarOf(CHICK);
-        TString utf16 = TString.tensorOf(StandardCharsets.UTF_16LE, NdArrays.scalarOfObject(CHICK))) {
+        TString utf16 =
+            TString.tensorOf(StandardCharsets.UTF_16LE, NdArrays.scalarOfObject(CHICK))) {
       assertArrayEquals(
           new byte[] {(byte) 0xF0, (byte) 0x9F, (byte) 0x90, (byte) 0xA5},
           utf8.asBytes().getObject());
-      assertArrayEquals(new byte[] {0x3D, (byte) 0xD8, 0x25, (byte) 0xDC}, utf16.asBytes().getObject());
+      assertArrayEquals(
+          new byte[] {0x3D, (byte) 0xD8, 0x25, (byte) 0xDC}, utf16.asBytes().getObject());
       assertEquals(CHICK, utf16.using(StandardCharsets.UTF_16LE).getObject());
       assertTrue(!CHICK.equals(utf16.getObject()), "decoded as UTF-8 by default");
     }
     NdArray<byte[]> raw = NdArrays.ofObjects(byte[].class, Shape.of(3));
-    raw.setObject(new byte[] {0, (byte) 0xFF}, 0).setObject(new byte[0], 1).setObject("ok".getBytes(), 2);
+    raw.setObject(new byte[] {0, (byte) 0xFF}, 0)
+        .setObject(new byte[0], 1)
+        .setObject("ok".getBytes(), 2);
     try (TString t = TString.tensorOfBytes(raw)) {
       assertArrayEquals(new byte[] {0, (byte) 0xFF}, t.asBytes().getObject(0));
       assertArrayEquals(new byte[0], t.asBytes().getObject(1));
