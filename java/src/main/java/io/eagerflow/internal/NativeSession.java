@@ -81,15 +81,7 @@ public final class NativeSession {
       LeakSites.trackStandalone();
     }
     this.tracking = new Tracking(mode, strategyName, trackLeaks);
-    this.relief =
-        new Relief(
-            this,
-            tracking,
-            strategyName,
-            trackLeaks,
-            maxNativeBytes,
-            gcTriggerBytes,
-            maxGcTimeShare);
+    this.relief = new Relief(this, tracking, maxNativeBytes, gcTriggerBytes, maxGcTimeShare);
     try {
       tracking.start(this);
       this.executorThread = asyncQueueCapacity > 0 ? Threads.startExecutor(id, relief) : null;

@@ -63,15 +63,13 @@ final class Relief {
   Relief(
       NativeSession session,
       Tracking tracking,
-      String strategyName,
-      boolean trackLeaks,
       long maxNativeBytes,
       long gcTriggerBytes,
       double maxGcTimeShare) {
     this.session = session;
     this.tracking = tracking;
-    this.strategyName = strategyName;
-    this.trackLeaks = trackLeaks;
+    this.strategyName = tracking.strategyName();
+    this.trackLeaks = tracking.tracksLeaks();
     this.maxNativeBytes = maxNativeBytes;
     this.fixedTrigger = gcTriggerBytes > 0;
     this.maxGcTimeShare = maxGcTimeShare;

@@ -65,6 +65,16 @@ final class Tracking {
     this.tracked = references || trackLeaks ? new TrackedSet() : null;
   }
 
+  /** The strategy's name, for messages. */
+  String strategyName() {
+    return strategyName;
+  }
+
+  /** Whether creation sites are recorded ({@code trackLeaks}). */
+  boolean tracksLeaks() {
+    return trackLeaks;
+  }
+
   /** Under IN_BACKGROUND, starts the cleanup thread of {@code session}. */
   void start(NativeSession session) {
     if (mode != NativeSession.Mode.BACKGROUND) {
