@@ -434,8 +434,8 @@ public final class EagerSession implements AutoCloseable {
   private static final class Release extends FreeCall {
     private final EagerSession session;
     private final Operand<?>[] operands;
+    private Output<?> only;
     private Output<?>[] outputs;
-    private boolean[] marked;
 
     Release(EagerSession session, Operand<?>[] operands) {
       super(true);
@@ -445,25 +445,33 @@ public final class EagerSession implements AutoCloseable {
 
     @Override
     protected void select() {
+      if (operands.length == 1) {
+        only = session.releasable(operands, 0);
+        if (only.markReleased()) {
+          free(only.handle);
+        }
+        return;
+      }
       // Operand is an interface: ask each one once, and check them all before freeing any.
       outputs = new Output<?>[operands.length];
       for (int i = 0; i < operands.length; i++) {
         outputs[i] = session.releasable(operands, i);
       }
-      marked = new boolean[outputs.length];
-      for (int i = 0; i < outputs.length; i++) {
-        if (outputs[i].markReleased()) {
-          marked[i] = true;
-          free(outputs[i].handle);
+      for (Output<?> o : outputs) {
+        if (o.markReleased()) {
+          free(o.handle);
         }
       }
     }
 
     @Override
     protected void freed() {
-      for (int i = 0; i < outputs.length; i++) {
-        if (marked[i]) {
-          outputs[i].operation().outputReleased();
+      // Untracking is idempotent: outputs released before this call are untracked again harmlessly.
+      if (only != null) {
+        only.operation().outputReleased();
+      } else {
+        for (Output<?> o : outputs) {
+          o.operation().outputReleased();
         }
       }
     }

@@ -13,64 +13,101 @@ import java.util.Arrays;
 public abstract class OpCall<R> extends NativeCall<R> {
   protected final OpInfo op;
   private final NativeSession session;
-  // The first two inputs in fields, the rest in arrays: the op facade's one- and two-input calls
-  // allocate nothing for their inputs.
+  // One or two single inputs of this session, the op facade's calls, fit in these fields: such a
+  // call is one small object (it runs for every op, so its size is per-op garbage).
   private NativeTensor.Owner owner0;
   private NativeTensor.Owner owner1;
   private long handle0;
   private long handle1;
-  private NativeTensor.Owner[] moreOwners;
-  private long[] moreHandles;
-
-  /** Per input, its session when another one's, else null; null while there is none. */
-  private NativeSession[] inputSessions;
-
   private int inputCount;
-  private int[] listLens;
-  private int args;
-  private long[] attrs;
-  private int attrLength;
-  private NativeTensor[] tensorAttrs;
-  private int tensorAttrCount;
-
-  /** Tensor attributes of other sessions: each one's session, and where its id goes. */
-  private NativeSession[] attrSessions;
-
-  private int[] attrSessionSlots;
-  private int attrSessionCount;
-  private int scalarDtype = -1;
+  private boolean hasScalar;
+  private int scalarDtype;
   private double scalarValue;
   private long[] outputs;
+
+  /** Everything else (more inputs, lists, other sessions, attributes), made on first use. */
+  private Extras more;
+
+  private static final class Extras {
+    /** Inputs from the third on. */
+    NativeTensor.Owner[] owners = new NativeTensor.Owner[4];
+
+    long[] handles = new long[4];
+
+    /** Per input, its session when another one's, else null; null while there is none. */
+    NativeSession[] inputSessions;
+
+    /** Per argument, a list's length or -1 for a single input; null while there is no list. */
+    int[] listLens;
+
+    int args;
+    long[] attrs;
+    int attrLength;
+    NativeTensor[] tensorAttrs;
+    int tensorAttrCount;
+
+    /** Tensor attributes of other sessions: each one's session, and where its id goes. */
+    NativeSession[] attrSessions;
+
+    int[] attrSessionSlots;
+    int attrSessionCount;
+  }
 
   protected OpCall(NativeSession session, OpInfo op) {
     this.session = session;
     this.op = op;
   }
 
+  private Extras more() {
+    Extras m = more;
+    if (m == null) {
+      m = new Extras();
+      more = m;
+    }
+    return m;
+  }
+
   /** Adds a single input: {@code owner} checks it is usable; {@code from} is its session. */
   protected final void addInput(NativeTensor.Owner owner, long handle, NativeSession from) {
     add(owner, handle, from);
-    addArg(-1);
+    if (more != null && more.listLens != null) {
+      addArg(more, -1);
+    }
   }
 
   /** Adds an input list; every element's session is in {@code from}. */
   protected final void addInputList(
       NativeTensor.Owner[] owners, long[] listHandles, NativeSession[] from) {
+    Extras m = more();
+    if (m.listLens == null) {
+      // Every argument so far was a single input.
+      m.args = inputCount;
+      m.listLens = new int[Math.max(4, inputCount + 1)];
+      Arrays.fill(m.listLens, 0, inputCount, -1);
+    }
     for (int i = 0; i < owners.length; i++) {
       add(owners[i], listHandles[i], from[i]);
     }
-    addArg(owners.length);
+    addArg(m, owners.length);
+  }
+
+  private static void addArg(Extras m, int len) {
+    if (m.args == m.listLens.length) {
+      m.listLens = Arrays.copyOf(m.listLens, m.args * 2);
+    }
+    m.listLens[m.args++] = len;
   }
 
   private void add(NativeTensor.Owner owner, long handle, NativeSession from) {
     int i = inputCount++;
     if (from != session) {
-      if (inputSessions == null) {
-        inputSessions = new NativeSession[Math.max(4, inputCount)];
-      } else if (i == inputSessions.length) {
-        inputSessions = Arrays.copyOf(inputSessions, i * 2);
+      Extras m = more();
+      if (m.inputSessions == null) {
+        m.inputSessions = new NativeSession[Math.max(4, inputCount)];
+      } else if (i >= m.inputSessions.length) {
+        m.inputSessions = Arrays.copyOf(m.inputSessions, Math.max(i + 1, i * 2));
       }
-      inputSessions[i] = from;
+      m.inputSessions[i] = from;
     }
     if (i == 0) {
       owner0 = owner;
@@ -79,124 +116,114 @@ public abstract class OpCall<R> extends NativeCall<R> {
       owner1 = owner;
       handle1 = handle;
     } else {
-      if (moreOwners == null) {
-        moreOwners = new NativeTensor.Owner[4];
-        moreHandles = new long[4];
-      } else if (i - 2 == moreOwners.length) {
-        moreOwners = Arrays.copyOf(moreOwners, moreOwners.length * 2);
-        moreHandles = Arrays.copyOf(moreHandles, moreHandles.length * 2);
+      Extras m = more();
+      if (i - 2 == m.owners.length) {
+        m.owners = Arrays.copyOf(m.owners, m.owners.length * 2);
+        m.handles = Arrays.copyOf(m.handles, m.handles.length * 2);
       }
-      moreOwners[i - 2] = owner;
-      moreHandles[i - 2] = handle;
+      m.owners[i - 2] = owner;
+      m.handles[i - 2] = handle;
     }
   }
 
   /** What checks input {@code index}: the owner given to {@link #addInput}. */
   protected final NativeTensor.Owner inputOwner(int index) {
-    return index == 0 ? owner0 : index == 1 ? owner1 : moreOwners[index - 2];
+    return index == 0 ? owner0 : index == 1 ? owner1 : more.owners[index - 2];
+  }
+
+  private NativeSession inputSession(int index) {
+    return more == null || more.inputSessions == null || index >= more.inputSessions.length
+        ? null
+        : more.inputSessions[index];
   }
 
   private long[] handles() {
     long[] all = new long[inputCount];
     for (int i = 0; i < inputCount; i++) {
-      all[i] = i == 0 ? handle0 : i == 1 ? handle1 : moreHandles[i - 2];
+      all[i] = i == 0 ? handle0 : i == 1 ? handle1 : more.handles[i - 2];
     }
     return all;
   }
 
-  private void addArg(int len) {
-    if (listLens == null) {
-      if (len < 0) {
-        args++;
-        return;
-      }
-      listLens = new int[Math.max(4, args + 1)];
-      Arrays.fill(listLens, 0, args, -1);
-    }
-    if (args == listLens.length) {
-      listLens = Arrays.copyOf(listLens, args * 2);
-    }
-    listLens[args++] = len;
-  }
-
   /** A scalar of dtype code {@code dtype} holding {@code value}, as the last input. */
   protected final void scalarInput(int dtype, double value) {
+    this.hasScalar = true;
     this.scalarDtype = dtype;
     this.scalarValue = value;
   }
 
-  private void record(int id, int kind, int count) {
-    reserve(3 + Math.max(count, 0));
-    attrs[attrLength++] = id;
-    attrs[attrLength++] = kind;
-    attrs[attrLength++] = count;
-  }
-
-  private void reserve(int n) {
-    if (attrs == null) {
-      attrs = new long[Math.max(16, n)];
-    } else if (attrLength + n > attrs.length) {
-      attrs = Arrays.copyOf(attrs, Math.max(attrs.length * 2, attrLength + n));
+  private long[] record(int id, int kind, int count) {
+    Extras m = more();
+    int n = 3 + Math.max(count, 0);
+    if (m.attrs == null) {
+      m.attrs = new long[Math.max(16, n)];
+    } else if (m.attrLength + n > m.attrs.length) {
+      m.attrs = Arrays.copyOf(m.attrs, Math.max(m.attrs.length * 2, m.attrLength + n));
     }
+    long[] a = m.attrs;
+    a[m.attrLength++] = id;
+    a[m.attrLength++] = kind;
+    a[m.attrLength++] = count;
+    return a;
   }
 
   protected final void attrInt(int id, long value) {
-    record(id, Wire.ATTR_INT, 1);
-    attrs[attrLength++] = value;
+    long[] a = record(id, Wire.ATTR_INT, 1);
+    a[more.attrLength++] = value;
   }
 
   protected final void attrInts(int id, long[] value) {
-    record(id, Wire.ATTR_INTS, value.length);
-    System.arraycopy(value, 0, attrs, attrLength, value.length);
-    attrLength += value.length;
+    long[] a = record(id, Wire.ATTR_INTS, value.length);
+    System.arraycopy(value, 0, a, more.attrLength, value.length);
+    more.attrLength += value.length;
   }
 
   protected final void attrFloat(int id, float value) {
-    record(id, Wire.ATTR_FLOAT, 1);
-    attrs[attrLength++] = Float.floatToRawIntBits(value) & 0xffffffffL;
+    long[] a = record(id, Wire.ATTR_FLOAT, 1);
+    a[more.attrLength++] = Float.floatToRawIntBits(value) & 0xffffffffL;
   }
 
   protected final void attrFloats(int id, float[] value) {
-    record(id, Wire.ATTR_FLOATS, value.length);
+    long[] a = record(id, Wire.ATTR_FLOATS, value.length);
     for (float v : value) {
-      attrs[attrLength++] = Float.floatToRawIntBits(v) & 0xffffffffL;
+      a[more.attrLength++] = Float.floatToRawIntBits(v) & 0xffffffffL;
     }
   }
 
   protected final void attrBool(int id, boolean value) {
-    record(id, Wire.ATTR_BOOL, 1);
-    attrs[attrLength++] = value ? 1 : 0;
+    long[] a = record(id, Wire.ATTR_BOOL, 1);
+    a[more.attrLength++] = value ? 1 : 0;
   }
 
   protected final void attrBools(int id, boolean[] value) {
-    record(id, Wire.ATTR_BOOLS, value.length);
+    long[] a = record(id, Wire.ATTR_BOOLS, value.length);
     for (boolean v : value) {
-      attrs[attrLength++] = v ? 1 : 0;
+      a[more.attrLength++] = v ? 1 : 0;
     }
   }
 
   protected final void attrType(int id, int dtypeCode) {
-    record(id, Wire.ATTR_TYPE, 1);
-    attrs[attrLength++] = dtypeCode;
+    long[] a = record(id, Wire.ATTR_TYPE, 1);
+    a[more.attrLength++] = dtypeCode;
   }
 
   protected final void attrShape(int id, long[] dims) {
-    record(id, Wire.ATTR_SHAPE, dims.length);
-    System.arraycopy(dims, 0, attrs, attrLength, dims.length);
-    attrLength += dims.length;
+    long[] a = record(id, Wire.ATTR_SHAPE, dims.length);
+    System.arraycopy(dims, 0, a, more.attrLength, dims.length);
+    more.attrLength += dims.length;
   }
 
   protected final void attrString(int id, String value) {
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
     int words = (bytes.length + 7) / 8;
-    record(id, Wire.ATTR_STRING, 1 + words);
-    attrs[attrLength++] = bytes.length;
+    long[] a = record(id, Wire.ATTR_STRING, 1 + words);
+    a[more.attrLength++] = bytes.length;
     for (int w = 0; w < words; w++) {
       long packed = 0;
       for (int b = Math.min(8, bytes.length - w * 8) - 1; b >= 0; b--) {
         packed = packed << 8 | (bytes[w * 8 + b] & 0xffL);
       }
-      attrs[attrLength++] = packed;
+      a[more.attrLength++] = packed;
     }
   }
 
@@ -208,27 +235,28 @@ public abstract class OpCall<R> extends NativeCall<R> {
     NativeSession from = tensor.session();
     boolean standalone = from == NativeSession.STANDALONE;
     boolean foreign = !standalone && from != session;
-    record(id, foreign ? Wire.ATTR_FOREIGN_TENSOR : Wire.ATTR_TENSOR, 2);
+    long[] a = record(id, foreign ? Wire.ATTR_FOREIGN_TENSOR : Wire.ATTR_TENSOR, 2);
+    Extras m = more;
     if (foreign) {
       // The other session's id is known once the call has entered it.
-      if (attrSessions == null) {
-        attrSessions = new NativeSession[1];
-        attrSessionSlots = new int[1];
-      } else if (attrSessionCount == attrSessions.length) {
-        attrSessions = Arrays.copyOf(attrSessions, attrSessionCount * 2);
-        attrSessionSlots = Arrays.copyOf(attrSessionSlots, attrSessionCount * 2);
+      if (m.attrSessions == null) {
+        m.attrSessions = new NativeSession[1];
+        m.attrSessionSlots = new int[1];
+      } else if (m.attrSessionCount == m.attrSessions.length) {
+        m.attrSessions = Arrays.copyOf(m.attrSessions, m.attrSessionCount * 2);
+        m.attrSessionSlots = Arrays.copyOf(m.attrSessionSlots, m.attrSessionCount * 2);
       }
-      attrSessions[attrSessionCount] = from;
-      attrSessionSlots[attrSessionCount++] = attrLength;
+      m.attrSessions[m.attrSessionCount] = from;
+      m.attrSessionSlots[m.attrSessionCount++] = m.attrLength;
     }
-    attrs[attrLength++] = standalone ? 0 : 1;
-    attrs[attrLength++] = tensor.handle();
-    if (tensorAttrs == null) {
-      tensorAttrs = new NativeTensor[1];
-    } else if (tensorAttrCount == tensorAttrs.length) {
-      tensorAttrs = Arrays.copyOf(tensorAttrs, tensorAttrCount * 2);
+    a[m.attrLength++] = standalone ? 0 : 1;
+    a[m.attrLength++] = tensor.handle();
+    if (m.tensorAttrs == null) {
+      m.tensorAttrs = new NativeTensor[1];
+    } else if (m.tensorAttrCount == m.tensorAttrs.length) {
+      m.tensorAttrs = Arrays.copyOf(m.tensorAttrs, m.tensorAttrCount * 2);
     }
-    tensorAttrs[tensorAttrCount++] = tensor;
+    m.tensorAttrs[m.tensorAttrCount++] = tensor;
   }
 
   /** The exception for input {@code index}, whose session closed; {@code e} by default. */
@@ -241,21 +269,22 @@ public abstract class OpCall<R> extends NativeCall<R> {
     return e;
   }
 
-  /** Checks made before anything is entered or run (an unknown attribute, say). */
+  /** Checks made before anything is run (an unknown attribute, say). */
   protected void check() {}
 
   @Override
   protected final void prepare(long sessionId) {
-    for (int i = 0; i < attrSessionCount; i++) {
-      try {
-        attrs[attrSessionSlots[i]] = enterOther(attrSessions[i]);
-      } catch (IllegalStateException e) {
-        throw foreignAttrClosed(e);
+    Extras m = more;
+    if (m != null) {
+      for (int i = 0; i < m.attrSessionCount; i++) {
+        try {
+          m.attrs[m.attrSessionSlots[i]] = enterOther(m.attrSessions[i]);
+        } catch (IllegalStateException e) {
+          throw foreignAttrClosed(e);
+        }
       }
-    }
-    if (inputSessions != null) {
-      for (int i = 0; i < inputCount; i++) {
-        NativeSession from = inputSessions[i];
+      for (int i = 0; m.inputSessions != null && i < m.inputSessions.length; i++) {
+        NativeSession from = m.inputSessions[i];
         if (from != null) {
           try {
             enterOther(from);
@@ -274,7 +303,15 @@ public abstract class OpCall<R> extends NativeCall<R> {
   @Override
   protected final long invoke(long sessionId) {
     int index = op.index();
-    if (inputSessions != null || (scalarDtype >= 0 && inputCount != 1)) {
+    Extras m = more;
+    if (m == null && !hasScalar && op.singleOutput() && (inputCount == 1 || inputCount == 2)) {
+      outputs = null;
+      return inputCount == 1
+          ? Native.execute1(sessionId, index, handle0)
+          : Native.execute2(sessionId, index, handle0, handle1);
+    }
+    boolean foreign = m != null && m.inputSessions != null;
+    if (foreign || (hasScalar && inputCount != 1)) {
       outputs =
           Native.executeMixed(
               sessionId,
@@ -283,25 +320,16 @@ public abstract class OpCall<R> extends NativeCall<R> {
               sessionIds(sessionId),
               lists(),
               attrs(),
-              scalarDtype,
+              hasScalar ? scalarDtype : -1,
               scalarValue);
       return outputs.length > 0 ? outputs[0] : 0;
     }
-    if (scalarDtype >= 0) {
+    if (hasScalar) {
       outputs = null;
       return Native.executeWithScalar(sessionId, index, handle0, scalarDtype, scalarValue);
     }
-    if (listLens == null
-        && attrs == null
-        && op.singleOutput()
-        && (inputCount == 1 || inputCount == 2)) {
-      outputs = null;
-      return inputCount == 1
-          ? Native.execute1(sessionId, index, handle0)
-          : Native.execute2(sessionId, index, handle0, handle1);
-    }
-    for (int i = 0; i < tensorAttrCount; i++) {
-      tensorAttrs[i].checkUsable(); // closed or released since it was set
+    for (int i = 0; m != null && i < m.tensorAttrCount; i++) {
+      m.tensorAttrs[i].checkUsable(); // closed or released since it was set
     }
     outputs = Native.execute(sessionId, index, handles(), lists(), attrs());
     return outputs.length > 0 ? outputs[0] : 0;
@@ -310,18 +338,18 @@ public abstract class OpCall<R> extends NativeCall<R> {
   private long[] sessionIds(long sessionId) {
     long[] ids = new long[inputCount];
     for (int i = 0; i < inputCount; i++) {
-      NativeSession from = inputSessions == null ? null : inputSessions[i];
+      NativeSession from = inputSession(i);
       ids[i] = from == null ? sessionId : from.id();
     }
     return ids;
   }
 
   private int[] lists() {
-    return listLens == null ? null : Arrays.copyOf(listLens, args);
+    return more == null || more.listLens == null ? null : Arrays.copyOf(more.listLens, more.args);
   }
 
   private long[] attrs() {
-    return attrs == null ? null : Arrays.copyOf(attrs, attrLength);
+    return more == null || more.attrs == null ? null : Arrays.copyOf(more.attrs, more.attrLength);
   }
 
   @Override
