@@ -24,38 +24,10 @@ final class EagerOperationBuilder extends OpCall<EagerOperation> implements Oper
 
   private boolean built;
 
-  /** The dtype of the only output, when known before the call (an op with a scalar input). */
-  private DataType outputType;
-
   EagerOperationBuilder(EagerSession session, OpInfo op, String name) {
     super(session.core(), op);
     this.session = session;
     this.name = name;
-  }
-
-  /**
-   * The op facade's call of an op without attributes on one input or two ({@code y} may be null),
-   * checked when it runs; a builder that takes nothing more.
-   */
-  static EagerOperationBuilder of(EagerSession session, OpInfo op, Output<?> x, Output<?> y) {
-    EagerOperationBuilder b = new EagerOperationBuilder(session, op, null);
-    b.built = true;
-    b.addInput(x, x.handle, x.core());
-    if (y != null) {
-      b.addInput(y, y.handle, y.core());
-    }
-    return b;
-  }
-
-  /**
-   * Adds, as the last input, a scalar of {@code type} holding {@code value}, made natively and
-   * never stored or counted ({@code zeros} and {@code ones} as {@code Fill}); the only output has
-   * dtype {@code type}.
-   */
-  EagerOperationBuilder withScalar(DataType type, double value) {
-    scalarInput(type.code(), value);
-    outputType = type;
-    return this;
   }
 
   /** Called first by every public method. */
@@ -245,7 +217,7 @@ final class EagerOperationBuilder extends OpCall<EagerOperation> implements Oper
   @Override
   protected EagerOperation outputs(long first, long[] all) {
     return all == null
-        ? new EagerOperation(session, op.type(), name, first, outputType, null)
+        ? new EagerOperation(session, op.type(), name, first, null, null)
         : new EagerOperation(session, op.type(), name, all, inputLists());
   }
 }

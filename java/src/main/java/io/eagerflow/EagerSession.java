@@ -607,7 +607,12 @@ public final class EagerSession implements AutoCloseable {
         }
         return b.build().output(0);
       }
-      return session.core.call(EagerOperationBuilder.of(session, op, x, y)).output(0);
+      FacadeCall call = FacadeCall.acquire(session, op, x, y);
+      try {
+        return session.core.call(call).output(0);
+      } finally {
+        call.release();
+      }
     }
 
     @Override
@@ -617,8 +622,12 @@ public final class EagerSession implements AutoCloseable {
       if (x.session() != session) {
         EagerOperationBuilder.checkForeign(op.type(), x, "input");
       }
-      EagerOperationBuilder call = EagerOperationBuilder.of(session, op, x, null);
-      return session.core.call(call.withScalar(dataType, value)).output(0);
+      FacadeCall call = FacadeCall.acquire(session, op, x, null).withScalar(dataType, value);
+      try {
+        return session.core.call(call).output(0);
+      } finally {
+        call.release();
+      }
     }
 
     private static Output<?> input(Operand<?> operand) {

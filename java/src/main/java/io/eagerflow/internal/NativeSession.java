@@ -113,7 +113,13 @@ public final class NativeSession {
         if (relief == null) {
           throw e;
         }
-        raw = relief.retry(sessionId, e, call);
+        // The call is not handed to relief: it stays local, and the JIT may then not allocate it.
+        long freed = relief.beforeRetry(sessionId, e);
+        try {
+          raw = call.invoke(sessionId);
+        } catch (NativeMemoryExhaustedException again) {
+          throw relief.exhausted(again, freed);
+        }
       }
       R result = call.result(relief == null ? raw : relief.decode(sessionId, raw));
       if (tracking != null && result instanceof OutputOwner owner) {

@@ -11,10 +11,11 @@ import java.util.Arrays;
  * a caller names is kept after the call. Picks the cheapest native entry point for what it holds.
  */
 public abstract class OpCall<R> extends NativeCall<R> {
-  protected final OpInfo op;
-  private final NativeSession session;
-  // One or two single inputs of this session, the op facade's calls, fit in these fields: such a
-  // call is one small object (it runs for every op, so its size is per-op garbage).
+  protected OpInfo op;
+  private NativeSession session;
+  // One or two single inputs of this session, the op facade's calls, fit in these fields, so that
+  // such a call can be reused (see reset) rather than be per-op garbage: in sessions that track
+  // references, every byte allocated per op costs in collections.
   private NativeTensor.Owner owner0;
   private NativeTensor.Owner owner1;
   private long handle0;
@@ -56,6 +57,23 @@ public abstract class OpCall<R> extends NativeCall<R> {
   protected OpCall(NativeSession session, OpInfo op) {
     this.session = session;
     this.op = op;
+  }
+
+  /**
+   * Makes this call new for {@code op} in {@code session}: no inputs, no attributes, and nothing of
+   * a previous call held (operands included).
+   */
+  protected final void reset(NativeSession session, OpInfo op) {
+    this.session = session;
+    this.op = op;
+    owner0 = null;
+    owner1 = null;
+    handle0 = 0;
+    handle1 = 0;
+    inputCount = 0;
+    hasScalar = false;
+    outputs = null;
+    more = null;
   }
 
   private Extras more() {
@@ -274,25 +292,8 @@ public abstract class OpCall<R> extends NativeCall<R> {
 
   @Override
   protected final void prepare(long sessionId) {
-    Extras m = more;
-    if (m != null) {
-      for (int i = 0; i < m.attrSessionCount; i++) {
-        try {
-          m.attrs[m.attrSessionSlots[i]] = enterOther(m.attrSessions[i]);
-        } catch (IllegalStateException e) {
-          throw foreignAttrClosed(e);
-        }
-      }
-      for (int i = 0; m.inputSessions != null && i < m.inputSessions.length; i++) {
-        NativeSession from = m.inputSessions[i];
-        if (from != null) {
-          try {
-            enterOther(from);
-          } catch (IllegalStateException e) {
-            throw foreignInputClosed(i, e);
-          }
-        }
-      }
+    if (more != null) {
+      enterOthers();
     }
     for (int i = 0; i < inputCount; i++) {
       inputOwner(i).checkUsable();
@@ -300,16 +301,43 @@ public abstract class OpCall<R> extends NativeCall<R> {
     check();
   }
 
+  /** Enters the sessions of operands from other sessions. */
+  private void enterOthers() {
+    Extras m = more;
+    for (int i = 0; i < m.attrSessionCount; i++) {
+      try {
+        m.attrs[m.attrSessionSlots[i]] = enterOther(m.attrSessions[i]);
+      } catch (IllegalStateException e) {
+        throw foreignAttrClosed(e);
+      }
+    }
+    for (int i = 0; m.inputSessions != null && i < m.inputSessions.length; i++) {
+      NativeSession from = m.inputSessions[i];
+      if (from != null) {
+        try {
+          enterOther(from);
+        } catch (IllegalStateException e) {
+          throw foreignInputClosed(i, e);
+        }
+      }
+    }
+  }
+
   @Override
   protected final long invoke(long sessionId) {
-    int index = op.index();
-    Extras m = more;
-    if (m == null && !hasScalar && op.singleOutput() && (inputCount == 1 || inputCount == 2)) {
+    if (more == null && !hasScalar && op.singleOutput() && (inputCount == 1 || inputCount == 2)) {
       outputs = null;
       return inputCount == 1
-          ? Native.execute1(sessionId, index, handle0)
-          : Native.execute2(sessionId, index, handle0, handle1);
+          ? Native.execute1(sessionId, op.index(), handle0)
+          : Native.execute2(sessionId, op.index(), handle0, handle1);
     }
+    return invokeGeneral(sessionId);
+  }
+
+  /** Every call but the single-output one of one or two plain inputs. */
+  private long invokeGeneral(long sessionId) {
+    int index = op.index();
+    Extras m = more;
     boolean foreign = m != null && m.inputSessions != null;
     if (foreign || (hasScalar && inputCount != 1)) {
       outputs =

@@ -95,19 +95,15 @@ final class Relief {
   }
 
   /**
-   * After the hard limit refused {@code call}'s allocation: unless the strategy never frees before
-   * close, collect, let the cleanup catch up, and run the call once more. Call entered.
+   * After the hard limit refused an allocation, before the door runs the call once more: unless the
+   * strategy never frees before close (then this throws), collect and let the cleanup catch up.
+   * Returns the bytes that freed, for {@link #exhausted}. Call entered.
    */
-  long retry(long sessionId, NativeMemoryExhaustedException e, NativeCall<?> call) {
+  long beforeRetry(long sessionId, NativeMemoryExhaustedException e) {
     if (session.mode() == NativeSession.Mode.ON_CLOSE) {
       throw new TFResourceExhaustedException(e.getMessage() + "; strategy " + strategyName);
     }
-    long freed = relieveAtLimit(sessionId);
-    try {
-      return call.invoke(sessionId);
-    } catch (NativeMemoryExhaustedException again) {
-      throw exhausted(again, freed);
-    }
+    return relieveAtLimit(sessionId);
   }
 
   /**
@@ -138,7 +134,7 @@ final class Relief {
   }
 
   /** The hard limit held even after a collection: say what was tried and what to do. */
-  private RuntimeException exhausted(NativeMemoryExhaustedException e, long freedNow) {
+  RuntimeException exhausted(NativeMemoryExhaustedException e, long freedNow) {
     boolean disabled = !Collector.canCollect();
     long made;
     long freedTotal;
