@@ -410,8 +410,12 @@ public final class EagerSession implements AutoCloseable {
   public void release(Operand<?>... operands) {
     core.checkOpen();
     Objects.requireNonNull(operands, "operands");
-    Release release = new Release(this, operands);
-    core.call(release);
+    Release release = Release.acquire(this, operands);
+    try {
+      core.call(release);
+    } finally {
+      release.done();
+    }
   }
 
   private Output<?> releasable(Operand<?>[] operands, int i) {
@@ -430,17 +434,42 @@ public final class EagerSession implements AutoCloseable {
     return o;
   }
 
-  /** Frees released outputs in one native call; a safe point. */
+  /**
+   * Frees released outputs in one native call; a safe point. Each thread reuses one, as the op
+   * facade reuses its calls, so that releasing allocates nothing.
+   */
   private static final class Release extends FreeCall {
-    private final EagerSession session;
-    private final Operand<?>[] operands;
+    private static final ThreadLocal<Release> CACHED = ThreadLocal.withInitial(Release::new);
+
+    private EagerSession session;
+    private Operand<?>[] operands;
     private Output<?> only;
     private Output<?>[] outputs;
+    private boolean busy;
 
-    Release(EagerSession session, Operand<?>[] operands) {
+    private Release() {
       super(true);
-      this.session = session;
-      this.operands = operands;
+    }
+
+    static Release acquire(EagerSession session, Operand<?>[] operands) {
+      Release r = CACHED.get();
+      if (r.busy) {
+        r = new Release(); // a release made while this thread's is running
+      }
+      r.busy = true;
+      r.session = session;
+      r.operands = operands;
+      return r;
+    }
+
+    /** Forgets the operands, and lets this thread use it again. */
+    void done() {
+      resetFrees();
+      session = null;
+      operands = null;
+      only = null;
+      outputs = null;
+      busy = false;
     }
 
     @Override

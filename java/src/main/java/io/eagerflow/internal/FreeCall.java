@@ -35,6 +35,15 @@ public abstract class FreeCall extends NativeCall<Void> {
   /** After the native call: what follows from the frees (untracking owners). */
   protected void freed() {}
 
+  /** Forgets what a previous call freed, so that this one can be used again. */
+  protected final void resetFrees() {
+    count = 0;
+    first = 0;
+    if (handles != null && handles.length > 1024) {
+      handles = null; // a reused call keeps no large array
+    }
+  }
+
   protected final void free(long handle) {
     if (count == 0) {
       first = handle;
