@@ -50,14 +50,17 @@ public abstract class FreeCall extends NativeCall<Void> {
     } else {
       if (handles == null) {
         handles = new long[8];
-        handles[0] = first;
       } else if (count == handles.length) {
         handles = Arrays.copyOf(handles, count * 2);
+      }
+      if (count == 1) {
+        handles[0] = first; // a reused call's array still holds a previous call's handles
       }
       handles[count] = handle;
     }
     count++;
   }
+
 
   @Override
   protected final void prepare(long sessionId) {
