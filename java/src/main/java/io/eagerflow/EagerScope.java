@@ -184,21 +184,12 @@ public final class EagerScope implements AutoCloseable {
   }
 
   /** Moves a kept output of the outermost scope to the session's tracking. */
-  private static final class Keep extends NativeCall<Void> {
+  private static final class Keep extends NativeCall.OnOperand<Void> {
     private final Output<?> output;
 
     Keep(Output<?> output) {
+      super(output);
       this.output = output;
-    }
-
-    @Override
-    protected boolean isSafePoint() {
-      return false;
-    }
-
-    @Override
-    protected void prepare(long sessionId) {
-      output.checkUsable();
     }
 
     @Override

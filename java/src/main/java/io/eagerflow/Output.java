@@ -4,6 +4,7 @@ import io.eagerflow.internal.DescribeCall;
 import io.eagerflow.internal.NativeSession;
 import io.eagerflow.internal.NativeTensor;
 import io.eagerflow.internal.TensorTypes;
+import io.eagerflow.internal.Usable;
 import io.eagerflow.internal.Wire;
 import io.eagerflow.types.TType;
 import org.tensorflow.ndarray.Shape;
@@ -16,7 +17,7 @@ import org.tensorflow.ndarray.Shape;
  *
  * @param <T> the tensor type of the value
  */
-public final class Output<T extends TType> implements Operand<T>, NativeTensor.Owner {
+public final class Output<T extends TType> implements Operand<T>, Usable {
   private final EagerOperation op;
   private final int index;
   final long handle;

@@ -4,8 +4,7 @@ package io.eagerflow.internal;
  * A call that reads an output's dtype and shape, {@code [dtype code, rank, dims...]}, or, when it
  * already knows them, only checks it is usable (with the safe point of {@code asTensor}).
  */
-public final class DescribeCall extends NativeCall<long[]> {
-  private final NativeTensor.Owner owner;
+public final class DescribeCall extends NativeCall.OnOperand<long[]> {
   private final long handle;
   private final boolean describe;
   private final boolean await;
@@ -18,8 +17,8 @@ public final class DescribeCall extends NativeCall<long[]> {
    *     inferred both dtype and shape
    */
   public DescribeCall(
-      NativeTensor.Owner owner, long handle, boolean describe, boolean await, boolean safePoint) {
-    this.owner = owner;
+      Usable owner, long handle, boolean describe, boolean await, boolean safePoint) {
+    super(owner);
     this.handle = handle;
     this.describe = describe;
     this.await = await;
@@ -29,11 +28,6 @@ public final class DescribeCall extends NativeCall<long[]> {
   @Override
   protected boolean isSafePoint() {
     return safePoint;
-  }
-
-  @Override
-  protected void prepare(long sessionId) {
-    owner.checkUsable();
   }
 
   @Override

@@ -61,7 +61,6 @@ public abstract class FreeCall extends NativeCall<Void> {
     count++;
   }
 
-
   @Override
   protected final void prepare(long sessionId) {
     select();

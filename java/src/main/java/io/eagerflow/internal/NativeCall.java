@@ -56,6 +56,28 @@ public abstract class NativeCall<R> {
     return id;
   }
 
+  /**
+   * A call on one operand that is not a safe point (reads, moves between owners): it first checks
+   * that the operand is still usable, so a released or closed one is named in the exception.
+   */
+  public abstract static class OnOperand<R> extends NativeCall<R> {
+    private final Usable operand;
+
+    protected OnOperand(Usable operand) {
+      this.operand = operand;
+    }
+
+    @Override
+    protected boolean isSafePoint() {
+      return false;
+    }
+
+    @Override
+    protected void prepare(long sessionId) {
+      operand.checkUsable();
+    }
+  }
+
   /** Exits what {@link #enterOther} entered; the door's last step. */
   final void exitOthers() {
     for (int i = otherCount - 1; i >= 0; i--) {

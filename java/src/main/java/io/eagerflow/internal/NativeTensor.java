@@ -8,30 +8,23 @@ import org.tensorflow.ndarray.Shape;
 /**
  * A native tensor as the typed tensor classes see it: a standalone tensor that owns its handle in
  * the process-wide table (closed explicitly or by the library's cleaner once unreachable), or a
- * read-only view of an op output that its {@link Owner} checks on every access. Every native call
- * goes through its session's door.
+ * read-only view of an op output that its owner ({@link Usable}) checks on every access. Every
+ * native call goes through its session's door.
  */
-public final class NativeTensor {
-  /** What a view checks before each access: the operand is unreleased, its session open. */
-  public interface Owner {
-    /**
-     * @throws IllegalStateException if released or closed
-     */
-    void checkUsable();
-  }
+public final class NativeTensor implements Usable {
 
   private final NativeSession session;
   private final long handle;
   private final Shape shape;
   private final DataType dataType;
-  private final Owner owner;
+  private final Usable owner;
   // Both set once, before the tensor is published.
   private Cleaner.Cleanable cleanable;
   private FreeStandalone free;
   private volatile boolean closed;
 
   private NativeTensor(
-      NativeSession session, long handle, Shape shape, DataType dataType, Owner owner) {
+      NativeSession session, long handle, Shape shape, DataType dataType, Usable owner) {
     this.session = session;
     this.handle = handle;
     this.shape = shape;
@@ -94,7 +87,7 @@ public final class NativeTensor {
 
   /** A read-only view of an op output's tensor in {@code session}, checked by {@code owner}. */
   public static NativeTensor view(
-      NativeSession session, long handle, Shape shape, DataType dataType, Owner owner) {
+      NativeSession session, long handle, Shape shape, DataType dataType, Usable owner) {
     return new NativeTensor(session, handle, shape, dataType, owner);
   }
 
@@ -169,25 +162,16 @@ public final class NativeTensor {
   }
 
   /** A bulk copy between the tensor and a Java array; not a safe point. */
-  private static final class Transfer extends NativeCall<Void> {
+  private static final class Transfer extends NativeCall.OnOperand<Void> {
     private final NativeTensor tensor;
     private final Object array;
     private final boolean write;
 
     Transfer(NativeTensor tensor, Object array, boolean write) {
+      super(tensor);
       this.tensor = tensor;
       this.array = array;
       this.write = write;
-    }
-
-    @Override
-    protected boolean isSafePoint() {
-      return false;
-    }
-
-    @Override
-    protected void prepare(long sessionId) {
-      tensor.checkUsable();
     }
 
     @Override
@@ -223,24 +207,15 @@ public final class NativeTensor {
     }
   }
 
-  private static final class ReadStrings extends NativeCall<byte[]> {
+  private static final class ReadStrings extends NativeCall.OnOperand<byte[]> {
     private final NativeTensor tensor;
     private final int[] lengths;
     private byte[] bytes;
 
     ReadStrings(NativeTensor tensor, int[] lengths) {
+      super(tensor);
       this.tensor = tensor;
       this.lengths = lengths;
-    }
-
-    @Override
-    protected boolean isSafePoint() {
-      return false;
-    }
-
-    @Override
-    protected void prepare(long sessionId) {
-      tensor.checkUsable();
     }
 
     @Override

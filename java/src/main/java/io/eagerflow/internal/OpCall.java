@@ -16,8 +16,8 @@ public abstract class OpCall<R> extends NativeCall<R> {
   // One or two single inputs of this session, the op facade's calls, fit in these fields, so that
   // such a call can be reused (see reset) rather than be per-op garbage: in sessions that track
   // references, every byte allocated per op costs in collections.
-  private NativeTensor.Owner owner0;
-  private NativeTensor.Owner owner1;
+  private Usable owner0;
+  private Usable owner1;
   private long handle0;
   private long handle1;
   private int inputCount;
@@ -31,7 +31,7 @@ public abstract class OpCall<R> extends NativeCall<R> {
 
   private static final class Extras {
     /** Inputs from the third on. */
-    NativeTensor.Owner[] owners = new NativeTensor.Owner[4];
+    Usable[] owners = new Usable[4];
 
     long[] handles = new long[4];
 
@@ -86,7 +86,7 @@ public abstract class OpCall<R> extends NativeCall<R> {
   }
 
   /** Adds a single input: {@code owner} checks it is usable; {@code from} is its session. */
-  protected final void addInput(NativeTensor.Owner owner, long handle, NativeSession from) {
+  protected final void addInput(Usable owner, long handle, NativeSession from) {
     add(owner, handle, from);
     if (more != null && more.listLens != null) {
       addArg(more, -1);
@@ -94,8 +94,7 @@ public abstract class OpCall<R> extends NativeCall<R> {
   }
 
   /** Adds an input list; every element's session is in {@code from}. */
-  protected final void addInputList(
-      NativeTensor.Owner[] owners, long[] listHandles, NativeSession[] from) {
+  protected final void addInputList(Usable[] owners, long[] listHandles, NativeSession[] from) {
     Extras m = more();
     if (m.listLens == null) {
       // Every argument so far was a single input.
@@ -116,7 +115,7 @@ public abstract class OpCall<R> extends NativeCall<R> {
     m.listLens[m.args++] = len;
   }
 
-  private void add(NativeTensor.Owner owner, long handle, NativeSession from) {
+  private void add(Usable owner, long handle, NativeSession from) {
     int i = inputCount++;
     if (from != session) {
       Extras m = more();
@@ -145,7 +144,7 @@ public abstract class OpCall<R> extends NativeCall<R> {
   }
 
   /** What checks input {@code index}: the owner given to {@link #addInput}. */
-  protected final NativeTensor.Owner inputOwner(int index) {
+  protected final Usable inputOwner(int index) {
     return index == 0 ? owner0 : index == 1 ? owner1 : more.owners[index - 2];
   }
 
