@@ -454,6 +454,11 @@ impl Executor {
         self.gate.taken.load(Ordering::SeqCst)
     }
 
+    /// Senders waiting for a place in a full queue.
+    pub fn waiting_senders(&self) -> usize {
+        self.gate.waiters.load(Ordering::SeqCst)
+    }
+
     /// The queue's bound.
     pub fn capacity(&self) -> usize {
         self.gate.capacity

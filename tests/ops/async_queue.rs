@@ -77,7 +77,14 @@ fn a_full_queue_makes_the_sender_wait_until_room_or_close() {
             let s = Arc::clone(&s);
             std::thread::spawn(move || s.execute_single(op("Neg"), &[x], None))
         };
-        std::thread::sleep(std::time::Duration::from_millis(100));
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while s.executor().unwrap().waiting_senders() == 0 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the sender never waited"
+            );
+            std::thread::yield_now();
+        }
         assert!(!sender.is_finished(), "the second op waits for room");
         if then_start {
             a.start();

@@ -408,8 +408,6 @@ public final class EagerSession implements AutoCloseable {
    * @throws IllegalStateException if this session, or an operand's session, is closed
    */
   public void release(Operand<?>... operands) {
-    core.checkOpen();
-    Objects.requireNonNull(operands, "operands");
     Release release = Release.acquire(this, operands);
     try {
       core.call(release);
@@ -474,6 +472,7 @@ public final class EagerSession implements AutoCloseable {
 
     @Override
     protected void select() {
+      Objects.requireNonNull(operands, "operands");
       if (operands.length == 1) {
         only = session.releasable(operands, 0);
         if (only.markReleased()) {

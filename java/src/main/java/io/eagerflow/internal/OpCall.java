@@ -345,7 +345,7 @@ public abstract class OpCall<R> extends NativeCall<R> {
               index,
               handles(),
               sessionIds(sessionId),
-              lists(),
+              inputLists(),
               attrs(),
               hasScalar ? scalarDtype : -1,
               scalarValue);
@@ -358,7 +358,7 @@ public abstract class OpCall<R> extends NativeCall<R> {
     for (int i = 0; m != null && i < m.tensorAttrCount; i++) {
       m.tensorAttrs[i].checkUsable(); // closed or released since it was set
     }
-    outputs = Native.execute(sessionId, index, handles(), lists(), attrs());
+    outputs = Native.execute(sessionId, index, handles(), inputLists(), attrs());
     return outputs.length > 0 ? outputs[0] : 0;
   }
 
@@ -371,7 +371,8 @@ public abstract class OpCall<R> extends NativeCall<R> {
     return ids;
   }
 
-  private int[] lists() {
+  /** The lengths of the input lists as built ({@code -1} for a single input), or null. */
+  protected final int[] inputLists() {
     return more == null || more.listLens == null ? null : Arrays.copyOf(more.listLens, more.args);
   }
 
@@ -396,9 +397,4 @@ public abstract class OpCall<R> extends NativeCall<R> {
    * single-output path ran and {@code first} is the only one.
    */
   protected abstract R outputs(long first, long[] all);
-
-  /** The lengths of the input lists as built ({@code -1} for a single input), or null. */
-  protected final int[] inputLists() {
-    return lists();
-  }
 }

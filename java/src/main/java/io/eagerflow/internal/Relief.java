@@ -270,7 +270,7 @@ final class Relief {
     long deadline = System.nanoTime() + MAX_PRESSURE_WAIT_NANOS;
     while (ran && sentinel.pending() && System.nanoTime() < deadline) {
       session.checkOpen();
-      if (!tracking.drainQueued(sessionId)) {
+      if (!tracking.safePoint(sessionId)) {
         sentinel.await(1_000_000L);
       }
     }

@@ -96,14 +96,15 @@ final class Tracking {
     Threads.join(t);
   }
 
-  /** Under ON_SAFE_POINTS, frees what the GC found unreachable. Call entered. */
-  void safePoint(long sessionId) {
-    if (mode == NativeSession.Mode.SAFE_POINTS) {
-      Reference<?> r = queue.poll();
-      if (r != null) {
-        drain(sessionId, r, new long[64]);
-      }
+  /**
+   * Under ON_SAFE_POINTS, frees what the GC found unreachable; whether there was any. Call entered.
+   */
+  boolean safePoint(long sessionId) {
+    Reference<?> r = mode == NativeSession.Mode.SAFE_POINTS ? queue.poll() : null;
+    if (r != null) {
+      drain(sessionId, r, new long[64]);
     }
+    return r != null;
   }
 
   /** Frees the outputs of {@code first} and of whatever else is queued, in batched calls. */
@@ -217,15 +218,6 @@ final class Tracking {
   /** A sentinel whose processing marks the end of a collection requested now. */
   Sentinel sentinel() {
     return new Sentinel(queue);
-  }
-
-  /** Frees what is queued now, on this thread, if safe points do; whether there was any. */
-  boolean drainQueued(long sessionId) {
-    Reference<?> r = mode == NativeSession.Mode.SAFE_POINTS ? queue.poll() : null;
-    if (r != null) {
-      drain(sessionId, r, new long[64]);
-    }
-    return r != null;
   }
 
   /** A reference with no tensors whose processing marks the end of a requested collection. */
