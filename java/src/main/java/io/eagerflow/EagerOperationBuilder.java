@@ -62,7 +62,8 @@ final class EagerOperationBuilder extends OpCall<EagerOperation> implements Oper
   @Override
   public OperationBuilder addInput(Output<?> input) {
     checkNotBuilt();
-    addInput(input, input.handle, checkInput(input, "input"));
+    NativeSession from = checkInput(input, "input"); // before input.handle: a null is named
+    addInput(input, input.handle, from);
     return this;
   }
 
