@@ -14,7 +14,7 @@ module io.eagerflow {
   requires transitive org.tensorflow.ndarray;
   // @NullMarked and @Nullable in the API: read by compilers (Kotlin, nullness checkers), not needed
   // at run time.
-  requires static transitive org.jspecify;
+  requires static org.jspecify;
 
   exports io.eagerflow;
   exports io.eagerflow.op;
