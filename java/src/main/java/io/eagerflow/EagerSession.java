@@ -330,7 +330,7 @@ public final class EagerSession implements AutoCloseable {
             strategy.name(),
             options.trackLeaks,
             options.async ? options.asyncQueueCapacity : 0);
-    this.site = options.trackLeaks ? LeakSites.capture("EagerSession") : null;
+    this.site = isDefault ? null : LeakSites.sessionSite(options.trackLeaks);
     this.cleanable =
         isDefault ? null : LibraryCleaner.register(this, new Forgotten(core, closedByCaller, site));
   }
@@ -584,7 +584,10 @@ public final class EagerSession implements AutoCloseable {
       implements Runnable {
     @Override
     public void run() {
-      if (core.close() && !closedByCaller.get()) {
+      boolean first = core.close();
+      if (closedByCaller.get()) {
+        LeakSites.closed(site);
+      } else if (first) {
         LeakSites.report(site, "the session was collected without close()");
         SessionStats s = SessionStats.of(core.stats());
         LOG.log(
