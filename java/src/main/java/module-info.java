@@ -4,8 +4,8 @@
  * <p>Only {@code io.eagerflow}, {@code io.eagerflow.op}, {@code io.eagerflow.types} and {@code
  * io.eagerflow.exceptions} are API. {@code io.eagerflow.internal} holds the JNI boundary and the
  * session machinery; it is exported only to the project's own add-on modules that need it (the
- * JUnit extension's leak audit), so on the module path no other module can call it. The
- * module calls {@code System.load}: on JDK 22 and later run with {@code
+ * JUnit extension's leak audit), so on the module path no other module can call it. The module
+ * calls {@code System.load}: on JDK 22 and later run with {@code
  * --enable-native-access=io.eagerflow}.
  */
 // "module not found": the add-on modules named by qualified exports are built after this one.
