@@ -9,6 +9,7 @@ import io.eagerflow.internal.NativeTensor;
 import io.eagerflow.internal.OpInfo;
 import io.eagerflow.internal.SessionAccess;
 import io.eagerflow.internal.TensorTypes;
+import io.eagerflow.internal.Wire;
 import io.eagerflow.types.TType;
 import java.lang.ref.Cleaner;
 import java.util.Objects;
@@ -446,7 +447,7 @@ public final class EagerSession implements AutoCloseable {
     private boolean busy;
 
     private Release() {
-      super(true);
+      super(true, Wire.FREED_EXPLICITLY);
     }
 
     static Release acquire(EagerSession session, Operand<?>[] operands) {

@@ -3,9 +3,9 @@ package io.eagerflow.internal;
 import java.util.Arrays;
 
 /**
- * A call that frees tensors of a session explicitly ({@code release}, a scope's close), in one
- * native call however many there are. {@link #select} runs entered and names them with {@link
- * #free}.
+ * A call that frees tensors of a session by the caller's choice ({@code release}, a scope's close),
+ * in one native call however many there are. {@link #select} runs entered and names them with
+ * {@link #free}.
  */
 public abstract class FreeCall extends NativeCall<Void> {
   private final boolean safePoint;
@@ -14,12 +14,11 @@ public abstract class FreeCall extends NativeCall<Void> {
   private long[] handles;
   private int count;
 
-  /** Frees explicitly; a safe point if {@code safePoint} ({@code release}, not a scope). */
-  protected FreeCall(boolean safePoint) {
-    this(safePoint, Wire.FREED_EXPLICITLY);
-  }
-
-  FreeCall(boolean safePoint, int reason) {
+  /**
+   * Frees for {@code reason} ({@code Wire.FREED_*}: each has its own counter in {@code
+   * SessionStats}); a safe point if {@code safePoint} ({@code release}, not a scope).
+   */
+  protected FreeCall(boolean safePoint, int reason) {
     this.safePoint = safePoint;
     this.reason = reason;
   }
@@ -34,6 +33,11 @@ public abstract class FreeCall extends NativeCall<Void> {
 
   /** After the native call: what follows from the frees (untracking owners). */
   protected void freed() {}
+
+  /** How many tensors the last call named (some may have been freed already). */
+  protected final int freeCount() {
+    return count;
+  }
 
   /** Forgets what a previous call freed, so that this one can be used again. */
   protected final void resetFrees() {
