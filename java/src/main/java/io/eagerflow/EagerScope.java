@@ -145,8 +145,8 @@ public final class EagerScope implements AutoCloseable {
 
   /**
    * Frees every tensor of this scope that was not kept or released, in one native call, counted in
-   * {@link SessionStats#freedByScope()}. Does nothing if the scope is closed already or its
-   * session was closed (which freed everything).
+   * {@link SessionStats#freedByScope()}. Does nothing if the scope is closed already or its session
+   * was closed (which freed everything).
    *
    * @throws IllegalStateException if called from a thread other than the one that opened the scope,
    *     or while a scope opened inside it (on the same session) is still open; nothing changes then

@@ -1,6 +1,7 @@
 package io.eagerflow;
 
 import io.eagerflow.internal.ConstantCall;
+import io.eagerflow.internal.Flight;
 import io.eagerflow.internal.FreeCall;
 import io.eagerflow.internal.LeakSites;
 import io.eagerflow.internal.LibraryCleaner;
@@ -588,11 +589,14 @@ public final class EagerSession implements AutoCloseable {
       if (core.close() && !closedByCaller.get()) {
         LeakSites.report(site, "the session was collected without close()");
         SessionStats s = SessionStats.of(core.stats());
-        LOG.log(
+        Flight.log(
+            LOG,
             System.Logger.Level.WARNING,
-            "An EagerSession became unreachable without close(); freed its {0} remaining tensors."
-                + " Close sessions with try-with-resources.",
-            s.freedAtClose());
+            Flight.Kind.FORGOTTEN_SESSION,
+            "An EagerSession became unreachable without close(); freed its "
+                + s.freedAtClose()
+                + " remaining tensors. Close sessions with try-with-resources.",
+            null);
       }
     }
   }

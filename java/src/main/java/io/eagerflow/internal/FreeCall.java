@@ -34,11 +34,6 @@ public abstract class FreeCall extends NativeCall<Void> {
   /** After the native call: what follows from the frees (untracking owners). */
   protected void freed() {}
 
-  /** How many tensors the last call named (some may have been freed already). */
-  protected final int freeCount() {
-    return count;
-  }
-
   /** Forgets what a previous call freed, so that this one can be used again. */
   protected final void resetFrees() {
     count = 0;
@@ -72,11 +67,15 @@ public abstract class FreeCall extends NativeCall<Void> {
 
   @Override
   protected final long invoke(long sessionId) {
+    FlightEvents.ScopeClosed event =
+        reason == Wire.FREED_BY_SCOPE ? Flight.scopeCloses(sessionId) : null;
+    long freed = 0;
     if (count == 1) {
-      Native.free(sessionId, first, reason);
+      freed = Native.free(sessionId, first, reason) ? 1 : 0;
     } else if (count > 1) {
-      Native.freeMany(sessionId, handles, count, reason);
+      freed = Native.freeMany(sessionId, handles, count, reason);
     }
+    Flight.scopeClosed(event, sessionId, freed);
     return 0;
   }
 
