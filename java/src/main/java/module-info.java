@@ -13,6 +13,8 @@
 module io.eagerflow {
   // GC notifications and the DisableExplicitGC flag (com.sun.management), for GC pacing.
   requires jdk.management;
+  // JDK Flight Recorder events (io.eagerflow.*, see docs/observability.md).
+  requires jdk.jfr;
   // Tensors are NdArrays and shapes are ndarray Shapes: users of this module read that one too.
   requires transitive org.tensorflow.ndarray;
 
