@@ -36,7 +36,7 @@ struct Slab<T> {
 }
 
 /// How many values were ever inserted, and removed per kind (the caller's
-/// reasons, e.g. explicit / cleanup / close). Kept under the table's lock,
+/// reasons, e.g. explicit / scope / cleanup / close). Kept under the table's lock,
 /// which every insert and remove takes anyway, so counting costs no atomic
 /// operation of its own and a snapshot is always consistent:
 /// `inserted == removed.sum() + live`.
@@ -48,7 +48,7 @@ pub struct Counts {
 }
 
 /// Number of removal kinds [`Counts`] tells apart.
-pub const REMOVE_KINDS: usize = 3;
+pub const REMOVE_KINDS: usize = 4;
 
 /// A thread-safe table of values addressed by generation-checked handles.
 /// The lock is held only to move a value in or out, never while a value is
@@ -348,7 +348,7 @@ mod tests {
         assert_eq!(t.counts().live, 1);
         assert_eq!(t.drain(2), vec![8]);
         let c = t.counts();
-        assert_eq!((c.inserted, c.removed, c.live), (2, [1, 0, 1], 0));
+        assert_eq!((c.inserted, c.removed, c.live), (2, [1, 0, 1, 0], 0));
         Ok(())
     }
 
@@ -370,7 +370,7 @@ mod tests {
         assert!(t.get(b).is_err() && t.find(a).is_none() && t.remove(b, 0).is_none());
         assert!(t.update(b, |_| Ok(())).is_err());
         let c = t.counts();
-        assert_eq!((c.inserted, c.removed, c.live), (2, [1, 0, 1], 0));
+        assert_eq!((c.inserted, c.removed, c.live), (2, [1, 0, 1, 0], 0));
         Ok(())
     }
 

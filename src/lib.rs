@@ -24,7 +24,7 @@ pub use dtype::{DataType, Element};
 pub use error::{Error, Result};
 pub use memory::MemoryAccount;
 pub use ops::{AttrValue, Attrs, Registry};
-pub use session::{FreeReason, Outputs, Session, SessionOptions, SessionStats};
+pub use session::{FreeReason, Outputs, ProcessStats, Session, SessionOptions, SessionStats};
 pub use tensor::Tensor;
 
 /// The library's version, as Java reports it.

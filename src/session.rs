@@ -24,6 +24,8 @@ pub enum FreeReason {
     Explicit,
     /// The cleanup strategy found its owner unreachable.
     Cleanup,
+    /// The `EagerScope` that owned it closed.
+    Scope,
 }
 
 impl FreeReason {
@@ -31,6 +33,7 @@ impl FreeReason {
         match code {
             wire::FREED_EXPLICITLY => Ok(FreeReason::Explicit),
             wire::FREED_BY_CLEANUP => Ok(FreeReason::Cleanup),
+            wire::FREED_BY_SCOPE => Ok(FreeReason::Scope),
             _ => Err(Error::invalid(format!("unknown free reason {code}"))),
         }
     }
@@ -40,11 +43,12 @@ impl FreeReason {
         match self {
             FreeReason::Explicit => REMOVED_EXPLICITLY,
             FreeReason::Cleanup => REMOVED_BY_CLEANUP,
+            FreeReason::Scope => REMOVED_BY_SCOPE,
         }
     }
 }
 
-const _: () = assert!(REMOVED_AT_CLOSE < REMOVE_KINDS);
+const _: () = assert!(REMOVED_AT_CLOSE < REMOVE_KINDS && REMOVED_BY_SCOPE < REMOVE_KINDS);
 
 /// Settings fixed when a session is created.
 #[derive(Clone, Debug, Default)]
@@ -72,7 +76,8 @@ struct Pressure {
 }
 
 /// A snapshot of a session's counters. `created == freed_explicitly +
-/// freed_by_cleanup + freed_at_close + live_tensors` by construction.
+/// freed_by_scope + freed_by_cleanup + freed_at_close + live_tensors` by
+/// construction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SessionStats {
     pub live_tensors: u64,
@@ -83,12 +88,51 @@ pub struct SessionStats {
     pub freed_by_cleanup: u64,
     pub freed_at_close: u64,
     pub gc_requests: u64,
+    pub freed_by_scope: u64,
+}
+
+/// The process-wide counts behind `NativeMemory`: every session's and the
+/// standalone tensors', over the library's life (sessions closed long ago
+/// included). `created == freed_explicitly + freed_by_scope +
+/// freed_by_cleanup + freed_at_close + live_tensors` in every snapshot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProcessStats {
+    /// Sessions opened and not closed yet (see [`crate::sessions`]).
+    pub open_sessions: u64,
+    pub live_tensors: u64,
+    pub created: u64,
+    pub freed_explicitly: u64,
+    pub freed_by_scope: u64,
+    pub freed_by_cleanup: u64,
+    pub freed_at_close: u64,
+    pub gc_requests: u64,
+    pub limit_exhaustions: u64,
+}
+
+impl ProcessStats {
+    /// The counts now, with `open_sessions` as the caller knows it.
+    pub fn now(open_sessions: u64) -> ProcessStats {
+        let g = memory::GlobalMemory::get();
+        let c = g.tensor_counts();
+        ProcessStats {
+            open_sessions,
+            live_tensors: c.live,
+            created: c.inserted,
+            freed_explicitly: c.removed[REMOVED_EXPLICITLY],
+            freed_by_scope: c.removed[REMOVED_BY_SCOPE],
+            freed_by_cleanup: c.removed[REMOVED_BY_CLEANUP],
+            freed_at_close: c.removed[REMOVED_AT_CLOSE],
+            gc_requests: g.gc_requests(),
+            limit_exhaustions: g.limit_exhaustions(),
+        }
+    }
 }
 
 /// Removal kinds of the handle table's counters.
 const REMOVED_EXPLICITLY: usize = 0;
 const REMOVED_BY_CLEANUP: usize = 1;
 const REMOVED_AT_CLOSE: usize = 2;
+const REMOVED_BY_SCOPE: usize = 3;
 
 /// Handles of one op's outputs; ops with at most two need no heap allocation.
 pub type Outputs = SmallVec<[u64; 2]>;
@@ -119,8 +163,8 @@ pub struct Session {
 type Table = HandleTable<Entry>;
 
 impl TensorHolder for Table {
-    fn live_tensors(&self) -> u64 {
-        self.counts().live
+    fn counts(&self) -> crate::handles::Counts {
+        HandleTable::counts(self)
     }
 }
 
@@ -489,6 +533,7 @@ impl Session {
         let all = self.table.close(REMOVED_AT_CLOSE);
         let n = all.len();
         drop(all);
+        memory::retire(&*self.table);
         drop(
             self.pool_allowance
                 .lock()
@@ -514,6 +559,7 @@ impl Session {
     /// Counts one request for a garbage collection.
     pub fn count_gc_request(&self) {
         self.counters.gc_requests.fetch_add(1, Ordering::Relaxed);
+        memory::GlobalMemory::get().count_gc_request();
     }
 
     pub fn stats(&self) -> SessionStats {
@@ -528,6 +574,7 @@ impl Session {
             freed_by_cleanup: c.removed[REMOVED_BY_CLEANUP],
             freed_at_close: c.removed[REMOVED_AT_CLOSE],
             gc_requests: self.counters.gc_requests.load(Ordering::Relaxed),
+            freed_by_scope: c.removed[REMOVED_BY_SCOPE],
         }
     }
 }
@@ -538,6 +585,8 @@ impl Drop for Session {
             e.shutdown();
         }
         self.free_all();
+        // Counts final now: nothing else holds the table.
+        memory::retire(&*self.table);
     }
 }
 
@@ -573,6 +622,81 @@ mod tests {
         let many = s.execute(op, &[two], None, &Attrs::new())?;
         assert_eq!(many.len(), 2);
         assert_eq!(s.stats().created, before.created + 3);
+        Ok(())
+    }
+
+    fn invariant(p: &ProcessStats) {
+        assert_eq!(
+            p.created,
+            p.freed_explicitly
+                + p.freed_by_scope
+                + p.freed_by_cleanup
+                + p.freed_at_close
+                + p.live_tensors,
+            "{p:?}"
+        );
+    }
+
+    #[test]
+    fn each_free_reason_has_its_counter_in_the_session_and_the_process() -> Result<()> {
+        // Other tests run at the same time: the process counts grow by at least this test's.
+        let before = crate::sessions::process_stats();
+        invariant(&before);
+        let s = Session::new(SessionOptions::default());
+        let h: Vec<u64> = (0..6).map(|i| int_scalar(&s, i)).collect::<Result<_>>()?;
+        assert!(s.free(h[0], FreeReason::Explicit));
+        assert_eq!(s.free_many(&h[1..3], FreeReason::Scope), 2);
+        assert!(s.free(h[3], FreeReason::Cleanup));
+        assert!(!s.free(h[1], FreeReason::Scope), "counted once");
+        s.count_gc_request();
+        let st = s.stats();
+        assert_eq!(
+            (st.created, st.freed_explicitly, st.freed_by_scope),
+            (6, 1, 2)
+        );
+        assert_eq!(
+            (st.freed_by_cleanup, st.freed_at_close, st.live_tensors),
+            (1, 0, 2)
+        );
+        let during = crate::sessions::process_stats();
+        invariant(&during);
+        assert!(during.created >= before.created + 6);
+        // Dropped without close: its counts stay in the process's, freed at close.
+        drop(s);
+        let after = crate::sessions::process_stats();
+        invariant(&after);
+        assert!(after.created >= before.created + 6, "{before:?} {after:?}");
+        assert!(after.freed_explicitly > before.freed_explicitly);
+        assert!(after.freed_by_scope >= before.freed_by_scope + 2);
+        assert!(after.freed_by_cleanup > before.freed_by_cleanup);
+        assert!(after.freed_at_close >= before.freed_at_close + 2);
+        assert!(after.gc_requests > before.gc_requests);
+        Ok(())
+    }
+
+    #[test]
+    fn a_closed_session_keeps_its_counts_in_the_process() -> Result<()> {
+        let id = crate::sessions::open(SessionOptions::default())?;
+        let opened = crate::sessions::process_stats();
+        assert!(opened.open_sessions >= 1);
+        {
+            let s = crate::sessions::lookup(id)?;
+            int_scalar(&s, 1)?;
+            let h = int_scalar(&s, 2)?;
+            assert!(s.free(h, FreeReason::Scope));
+        }
+        let before_close = crate::sessions::process_stats();
+        let closed = crate::sessions::close(id)?;
+        assert_eq!(
+            (closed.created, closed.freed_by_scope, closed.freed_at_close),
+            (2, 1, 1)
+        );
+        let after = crate::sessions::process_stats();
+        invariant(&after);
+        // Retired, not forgotten and not counted twice: never less than before.
+        assert!(after.created >= before_close.created);
+        assert!(after.freed_by_scope >= before_close.freed_by_scope);
+        assert!(after.freed_at_close > before_close.freed_at_close);
         Ok(())
     }
 

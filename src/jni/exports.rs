@@ -14,9 +14,7 @@ use super::{
 };
 use crate::dtype::DataType;
 use crate::error::Error;
-use crate::memory::GlobalMemory;
 use crate::ops::{Attrs, Registry, TensorOwner};
-use crate::pool;
 use crate::scratch::Scratch;
 use crate::session::{FreeReason, Session, SessionOptions, SessionStats, scratch_scalar};
 use crate::sessions;
@@ -32,6 +30,7 @@ fn stats_array(s: &SessionStats) -> [i64; wire::STATS_LENGTH] {
     out[wire::STATS_FREED_BY_CLEANUP] = s.freed_by_cleanup as i64;
     out[wire::STATS_FREED_AT_CLOSE] = s.freed_at_close as i64;
     out[wire::STATS_GC_REQUESTS] = s.gc_requests as i64;
+    out[wire::STATS_FREED_BY_SCOPE] = s.freed_by_scope as i64;
     out
 }
 
@@ -167,35 +166,6 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_stats<'l>(
         let session = session_ref(session)?;
         out.set_region(env, 0, &stats_array(&session.stats()))?;
         Ok(())
-    })
-}
-
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_eagerflow_internal_Native_memoryStats<'l>(
-    mut env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    out: JLongArray<'l>,
-) {
-    boundary(&mut env, "memoryStats", |env| {
-        let g = GlobalMemory::get();
-        let mut values = [0; wire::MEMORY_LENGTH];
-        values[wire::MEMORY_LIVE_BYTES] = g.live_bytes() as i64;
-        values[wire::MEMORY_PEAK_BYTES] = g.peak_bytes() as i64;
-        values[wire::MEMORY_LIVE_TENSORS] = g.live_tensors() as i64;
-        values[wire::MEMORY_POOLED_BYTES] = pool::idle_bytes() as i64;
-        out.set_region(env, 0, &values)?;
-        Ok(())
-    })
-}
-
-/// Releases every idle pooled buffer; returns the bytes released.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_eagerflow_internal_Native_trimPool<'l>(
-    mut env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-) -> jlong {
-    boundary(&mut env, "trimPool", |_| {
-        Ok(i64::try_from(pool::trim()).unwrap_or(i64::MAX))
     })
 }
 

@@ -7,6 +7,7 @@
 //! with the `testing` feature.
 
 mod exports;
+mod process;
 mod strings;
 #[cfg(feature = "testing")]
 mod testing;

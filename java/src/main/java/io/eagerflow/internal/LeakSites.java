@@ -20,9 +20,28 @@ public final class LeakSites {
   public static final class Site extends Throwable {
     private static final long serialVersionUID = 1L;
 
-    Site(String what) {
+    final transient LeakAudit.Kind kind;
+    // The innermost audit open when it was created, or null; it hears how this ends.
+    final transient LeakAudit audit;
+
+    private Site(String what, LeakAudit.Kind kind) {
       super(what + " created here");
+      this.kind = kind;
+      this.audit = LeakAudit.innermost();
     }
+
+    /** The first frames outside the library: where the user's code made it. */
+    public String where() {
+      return callerFrames(this);
+    }
+  }
+
+  private static Site site(String what, LeakAudit.Kind kind) {
+    Site site = new Site(what, kind);
+    if (site.audit != null) {
+      site.audit.created(site);
+    }
+    return site;
   }
 
   /** Turns on tracking of standalone tensors (a session with {@code trackLeaks(true)} does). */
@@ -30,13 +49,30 @@ public final class LeakSites {
     standalone = true;
   }
 
-  /** A site for a standalone tensor if tracking is on, else null. */
+  /** A site for a standalone tensor if tracking is on or a {@link LeakAudit} is open, else null. */
   public static Site standaloneSite() {
-    return standalone ? new Site("tensor") : null;
+    return standalone || LeakAudit.innermost() != null
+        ? site("standalone tensor", LeakAudit.Kind.STANDALONE_TENSOR)
+        : null;
   }
 
+  /** A site for a session if {@code trackLeaks} or a {@link LeakAudit} is open, else null. */
+  public static Site sessionSite(boolean trackLeaks) {
+    return trackLeaks || LeakAudit.innermost() != null
+        ? site("EagerSession", LeakAudit.Kind.SESSION)
+        : null;
+  }
+
+  /** The site of an op output, for a session that tracks leaks. */
   public static Site capture(String what) {
-    return new Site(what);
+    return site(what, LeakAudit.Kind.OUTPUT);
+  }
+
+  /** What {@code site} marks was closed or released as it should be (a null site is ignored). */
+  public static void closed(Site site) {
+    if (site != null && site.audit != null) {
+      site.audit.closed(site);
+    }
   }
 
   /** Logs {@code site} at WARNING, once per distinct creation frame. */
@@ -44,10 +80,15 @@ public final class LeakSites {
     if (site == null) {
       return;
     }
+    if (site.audit != null) {
+      site.audit.leaked(site, how);
+    }
     String where = callerFrames(site);
     if (REPORTED.add(site.getMessage() + "@" + where)) {
-      LOG.log(
+      Flight.log(
+          LOG,
           System.Logger.Level.WARNING,
+          Flight.Kind.LEAK,
           "eagerflow leak: "
               + site.getMessage().replace(" created here", "")
               + " created at "
@@ -84,7 +125,7 @@ public final class LeakSites {
   }
 
   /** The first frames outside the library: where the user's code made the tensor. */
-  private static String callerFrames(Site site) {
+  static String callerFrames(Site site) {
     StringBuilder sb = new StringBuilder();
     int shown = 0;
     for (StackTraceElement e : site.getStackTrace()) {

@@ -258,7 +258,9 @@ public final class NativeTensor implements Usable {
 
     @Override
     public void run() {
-      if (!explicit) {
+      if (explicit) {
+        LeakSites.closed(site);
+      } else {
         LeakSites.report(site, "freed by the cleaner once unreachable");
       }
       int reason = explicit ? Wire.FREED_EXPLICITLY : Wire.FREED_BY_CLEANUP;
