@@ -158,7 +158,7 @@ fn substr_range(s: &[u8], pos: i64, len: i64, unit: Unit, at: usize) -> Result<(
     if pos.unsigned_abs() > units as u64 {
         return Err(Error::invalid(format!(
             "pos {pos} out of range for string b'{}' at index {at}",
-            String::from_utf8_lossy(s)
+            alloc::quoted(s)
         )));
     }
     let start = if pos < 0 {
@@ -198,10 +198,7 @@ fn substr(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             .copied()
             .unwrap_or(0)
     };
-    let mut ranges = Vec::new();
-    ranges
-        .try_reserve_exact(s.len())
-        .map_err(|_| Error::invalid("too many strings"))?;
+    let mut ranges = alloc::with_room(s.len())?;
     let mut total = 0usize;
     for (j, e) in s.iter().enumerate() {
         let (a, b) = substr_range(e, pick(&pos, j), pick(&len, j), unit, j)?;

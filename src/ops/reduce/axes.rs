@@ -63,12 +63,15 @@ pub(in crate::ops) fn axis_mask(
     let rank = shape.len();
     let mut mask = alloc::filled(rank, false)?;
     let axes = int_values_of(account, axis_t, arg)?;
-    for &a in &axes {
+    for (i, &a) in axes.iter().enumerate() {
         let d = normalize_axis(a, rank, "axis")
             .map_err(|e| Error::invalid(format!("{e} (input '{x_name}' has shape {shape:?})")))?;
         if std::mem::replace(&mut mask[d], true) {
+            // The first duplicate is at most `rank` entries in: quote up to it.
             return Err(Error::invalid(format!(
-                "axis {a} names dimension {d}, which is already reduced (duplicate axes in {axes:?})"
+                "axis {a} names dimension {d}, which is already reduced (duplicate axes in {:?}{})",
+                &axes[..=i],
+                if i + 1 < axes.len() { " ..." } else { "" }
             )));
         }
     }
