@@ -192,15 +192,15 @@ mod tests {
 
     #[test]
     fn sizes_the_allocator_refuses_are_exhausted_memory() {
-        // 2^45 bytes (32 TiB): a valid size no allocator here can give.
+        // 2^48 bytes (256 TiB): a valid size past a 47-bit address space.
         let live = GlobalMemory::get().live_bytes();
-        match with_room::<u8>(1 << 45) {
+        match with_room::<u8>(1 << 48) {
             Err(Error::MemoryExhausted {
                 requested, limit, ..
-            }) => assert_eq!((requested, limit), (1 << 45, None)),
+            }) => assert_eq!((requested, limit), (1 << 48, None)),
             other => panic!("expected MemoryExhausted, got {other:?}"),
         }
-        assert!(small::<[u64; 4]>(1 << 42).is_err());
+        assert!(small::<[u64; 4]>(1 << 46).is_err());
         assert_eq!(GlobalMemory::get().live_bytes(), live, "nothing counted");
     }
 

@@ -20,7 +20,7 @@ mod session;
 pub mod sessions;
 pub mod strings;
 mod tensor;
-mod wire;
+pub mod wire;
 
 mod jni;
 

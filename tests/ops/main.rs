@@ -12,6 +12,7 @@ mod compare_cast;
 mod linalg;
 mod math;
 mod nn;
+mod oversized;
 mod pressure;
 mod random;
 mod reduce;
