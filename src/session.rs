@@ -8,6 +8,7 @@ use std::sync::{Arc, LazyLock, Mutex, Weak};
 
 use smallvec::SmallVec;
 
+use crate::alloc::{self, MAX_INPUTS};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::executor::{Entry, Executor, Job, Promise};
@@ -188,6 +189,15 @@ pub fn scratch_scalar(dtype: DataType, value: f64) -> Result<Tensor> {
     }
 }
 
+/// `n`, if op `op` may take that many inputs ([`MAX_INPUTS`]).
+pub fn check_inputs(op: usize, n: usize) -> Result<usize> {
+    alloc::within(
+        format_args!("{}: the number of inputs", Registry::global().name(op)),
+        n,
+        MAX_INPUTS,
+    )
+}
+
 static STANDALONE: LazyLock<Session> = LazyLock::new(|| Session::new(SessionOptions::default()));
 
 impl Session {
@@ -363,7 +373,7 @@ impl Session {
             && registry.single_output(op)
         {
             let h = self.enqueue(executor, op, inputs, None, list_lens, attrs.clone())?;
-            return Ok(smallvec::smallvec![h]);
+            return Ok(Outputs::from_iter([h]));
         }
         let tensors = self.inputs(op, inputs, None)?;
         let outputs = registry.run(op, &self.account, &tensors, list_lens, attrs)?;
@@ -382,6 +392,7 @@ impl Session {
         list_lens: Option<&[i32]>,
         attrs: &Attrs,
     ) -> Result<Outputs> {
+        check_inputs(op, tensors.len())?;
         let outputs = Registry::global().run(op, &self.account, tensors, list_lens, attrs)?;
         self.table
             .insert_all(outputs.into_iter().map(|t| Entry::Ready(Arc::new(t))))
@@ -411,32 +422,22 @@ impl Session {
         }
     }
 
-    /// The entries behind `inputs`, then `extra` (see [`Self::small_vec`]).
+    /// The entries behind `inputs`, then `extra`, in an inline vector for
+    /// up to four (no heap allocation on the common path); at most
+    /// [`MAX_INPUTS`] in all.
     fn entries(
         &self,
         op: usize,
         inputs: &[u64],
         extra: Option<Tensor>,
     ) -> Result<SmallVec<[Entry; 4]>> {
-        let mut entries = self.small_vec(inputs.len() + usize::from(extra.is_some()))?;
+        let n = check_inputs(op, inputs.len() + usize::from(extra.is_some()))?;
+        let mut entries = alloc::small(n)?;
         self.table
             .get_many(inputs, &mut entries)
             .map_err(|e| e.in_op(Registry::global().name(op)))?;
         entries.extend(extra.map(|t| Entry::Ready(Arc::new(t))));
         Ok(entries)
-    }
-
-    /// An inline vector for up to four items (no heap allocation on the
-    /// common path); room for a longer one (as long as a caller's array) is
-    /// reserved fallibly.
-    fn small_vec<T>(&self, n: usize) -> Result<SmallVec<[T; 4]>> {
-        let mut v = SmallVec::new();
-        v.try_reserve(n).map_err(|_| Error::MemoryExhausted {
-            requested: n.saturating_mul(std::mem::size_of::<T>()) as u64,
-            live: self.account.live_bytes(),
-            limit: None,
-        })?;
-        Ok(v)
     }
 
     /// The input tensors of a synchronous run; pending ones are waited for.
@@ -447,7 +448,7 @@ impl Session {
         extra: Option<Tensor>,
     ) -> Result<SmallVec<[Arc<Tensor>; 4]>> {
         let entries = self.entries(op, inputs, extra)?;
-        let mut tensors = self.small_vec(entries.len())?;
+        let mut tensors = alloc::small(entries.len())?;
         for e in entries {
             tensors.push(e.resolve()?);
         }

@@ -10,7 +10,7 @@ use std::fmt::Write;
 /// Defines each constant and lists it, under the same name, in [`text`].
 macro_rules! wire {
     ($($(#[$doc:meta])* $name:ident: $ty:ty = $value:expr;)*) => {
-        $($(#[$doc])* pub(crate) const $name: $ty = $value;)*
+        $($(#[$doc])* pub const $name: $ty = $value;)*
 
         /// Every constant as a line `NAME=value`, in definition order.
         pub(crate) fn text() -> String {
