@@ -54,7 +54,7 @@ class OpBuilderFuzzTest {
       what = type + " named " + name + " on " + inputs.size() + " inputs";
       OperationBuilder b = s.opBuilder(type, name);
       int listed = 0;
-      while (listed < inputs.size()) {
+      for (int adds = 0; listed < inputs.size() && adds < 16; adds++) {
         if (in.bool()) {
           b.addInput(inputs.get(listed++));
         } else {
