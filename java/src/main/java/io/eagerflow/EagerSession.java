@@ -165,6 +165,10 @@ public final class EagerSession implements AutoCloseable {
      * Asynchronous execution: ops are queued on the session's executor thread and building one
      * returns at once (see {@link EagerSession} for the rules). Default {@code false}: each op runs
      * on the thread that builds it before the call returns.
+     *
+     * <p>Memory: {@code true} starts one executor thread per session (a Java thread: its stack is
+     * reserved by {@code -Xss}, 1 MiB by default on 64-bit Linux, and only the pages used are
+     * resident), and ops wait in a queue that costs what {@link #asyncQueueCapacity} says.
      */
     public Options async(boolean value) {
       this.async = value;
@@ -181,8 +185,8 @@ public final class EagerSession implements AutoCloseable {
      * {@link #maxNativeBytes} until it has run, so tensors cannot use that room. An ordinary op is
      * queued even with the limit reached (it fails when it runs, as its allocation would); one
      * whose bookkeeping exceeds 1 KiB (long input or attribute lists) is refused at build past the
-     * limit with {@link NativeMemoryExhaustedException}. A full queue at the maximum capacity thus
-     * holds at most 64 MiB beyond the limit.
+     * limit with {@link NativeMemoryExhaustedException}. Memory: a full queue at the maximum
+     * capacity thus holds at most 64 MiB beyond the limit, an empty one nothing.
      *
      * @throws IllegalArgumentException if {@code capacity} is not between 1 and {@value
      *     #MAX_ASYNC_QUEUE_CAPACITY}
@@ -199,13 +203,21 @@ public final class EagerSession implements AutoCloseable {
       return this;
     }
 
-    /** Accepted for compatibility; has no effect, since ops run on the CPU only. */
+    /** Accepted for compatibility; has no effect, since ops run on the CPU only. Memory: none. */
     public Options devicePlacementPolicy(DevicePlacementPolicy value) {
       this.devicePlacementPolicy = Objects.requireNonNull(value, "value");
       return this;
     }
 
-    /** How unreachable outputs are freed; default {@link ResourceCleanupStrategy#IN_BACKGROUND}. */
+    /**
+     * How unreachable outputs are freed; default {@link ResourceCleanupStrategy#IN_BACKGROUND}.
+     *
+     * <p>Memory: {@code IN_BACKGROUND} starts one cleanup thread per session (its stack, as for
+     * {@link #async}); it and {@code ON_SAFE_POINTS} register a phantom reference per op output (a
+     * few dozen bytes of heap) until the output is freed. Under {@code ON_SESSION_CLOSE} every
+     * output stays until {@link EagerSession#release}, its scope's end or close, so the session's
+     * tensors grow to {@link #maxNativeBytes} at most.
+     */
     public Options resourceCleanupStrategy(ResourceCleanupStrategy value) {
       this.resourceCleanupStrategy = Objects.requireNonNull(value, "value");
       return this;
@@ -222,6 +234,10 @@ public final class EagerSession implements AutoCloseable {
      * process may use, that is of its cgroup's memory limit ({@code /sys/fs/cgroup/memory.max}, or
      * {@code memory/memory.limit_in_bytes} under cgroup v1) when there is one, else of the physical
      * RAM (6 GiB on a 24 GiB machine). {@code Long.MAX_VALUE} means no practical limit.
+     *
+     * <p>Memory: the limit sets nothing aside, whatever its value; it bounds what the session's
+     * tensors and kernels' temporaries may hold at once, plus, for an asynchronous session, the
+     * bookkeeping of queued ops ({@link #asyncQueueCapacity}).
      *
      * <p>When garbage collections cannot free native memory (the session has no way to cause one:
      * {@code -XX:+DisableExplicitGC} makes {@code System.gc()} a no-op and the collector has no
@@ -249,6 +265,10 @@ public final class EagerSession implements AutoCloseable {
      * requests one. A value set here is fixed; one above {@link #maxNativeBytes} means the session
      * never requests a collection (only the hard limit does). Default ({@code 0} or less):
      * adaptive, see {@link #maxGcTimeShare}.
+     *
+     * <p>Memory: sets nothing aside; unreachable outputs may hold up to about this many bytes
+     * before a collection is caused, and never more than {@link #maxNativeBytes} with the live
+     * ones.
      */
     public Options gcTriggerBytes(long bytes) {
       this.gcTriggerBytes = bytes;
@@ -268,6 +288,9 @@ public final class EagerSession implements AutoCloseable {
      * all the time collecting. Has no effect with a fixed {@link #gcTriggerBytes}. Default 0.6
      * ({@code docs/memory.md} has the measurements behind it).
      *
+     * <p>Memory: sets nothing aside; a share next to 1 lets unreachable outputs grow to the
+     * threshold's ceiling above, an eighth of {@link #maxNativeBytes} more than what is live.
+     *
      * @throws IllegalArgumentException if {@code share} is not in (0, 1)
      */
     public Options maxGcTimeShare(double share) {
@@ -286,6 +309,9 @@ public final class EagerSession implements AutoCloseable {
      * logged once at WARNING through {@link System.Logger} ({@code io.eagerflow}). Costs a stack
      * capture per op; off by default, and free when off. The system property {@code
      * eagerflow.trackLeaks=true} turns it on for standalone tensors.
+     *
+     * <p>Memory: one captured stack (a {@code Throwable} with its frames: a few KiB of heap) per
+     * live op output and per session, until the output is freed.
      */
     public Options trackLeaks(boolean value) {
       this.trackLeaks = value;

@@ -91,10 +91,11 @@ public interface Tensor extends Shaped, AutoCloseable {
           "a TString is not made of raw tensor bytes: use TString.tensorOf or tensorOfBytes");
     }
     long count = Shapes.size(shape, "shape");
-    long bytes = count * dataType.byteSize();
-    if (bytes > Integer.MAX_VALUE - 8) {
+    // Compared before multiplying: count * byteSize may overflow a long.
+    if (count > (Integer.MAX_VALUE - 8) / dataType.byteSize()) {
       throw new IllegalArgumentException("shape " + shape + " is too large for a Java array");
     }
+    long bytes = count * dataType.byteSize();
     if (rawData.size() < bytes) {
       throw new IllegalArgumentException(
           "Tensor size is not large enough to contain all scalar values: "

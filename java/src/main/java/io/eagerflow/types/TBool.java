@@ -54,9 +54,12 @@ public interface TBool extends BooleanNdArray, TType {
   /**
    * A standalone tensor of {@code shape} holding a copy of the first {@code shape.size()} values of
    * {@code data}.
+   *
+   * @throws IllegalArgumentException if {@code data} has fewer values than {@code shape} needs
    */
   static TBool tensorOf(Shape shape, BooleanDataBuffer data) {
     Objects.requireNonNull(data, "data");
+    TensorBase.checkBuffer(shape, data.size());
     return tensorOf(shape, t -> t.copyFrom(data));
   }
 

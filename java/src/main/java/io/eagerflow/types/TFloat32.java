@@ -54,9 +54,12 @@ public interface TFloat32 extends FloatNdArray, TNumber {
   /**
    * A standalone tensor of {@code shape} holding a copy of the first {@code shape.size()} values of
    * {@code data}.
+   *
+   * @throws IllegalArgumentException if {@code data} has fewer values than {@code shape} needs
    */
   static TFloat32 tensorOf(Shape shape, FloatDataBuffer data) {
     Objects.requireNonNull(data, "data");
+    TensorBase.checkBuffer(shape, data.size());
     return tensorOf(shape, t -> t.copyFrom(data));
   }
 

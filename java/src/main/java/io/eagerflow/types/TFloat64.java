@@ -54,9 +54,12 @@ public interface TFloat64 extends DoubleNdArray, TNumber {
   /**
    * A standalone tensor of {@code shape} holding a copy of the first {@code shape.size()} values of
    * {@code data}.
+   *
+   * @throws IllegalArgumentException if {@code data} has fewer values than {@code shape} needs
    */
   static TFloat64 tensorOf(Shape shape, DoubleDataBuffer data) {
     Objects.requireNonNull(data, "data");
+    TensorBase.checkBuffer(shape, data.size());
     return tensorOf(shape, t -> t.copyFrom(data));
   }
 

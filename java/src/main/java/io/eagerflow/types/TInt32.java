@@ -55,9 +55,12 @@ public interface TInt32 extends IntNdArray, TNumber {
   /**
    * A standalone tensor of {@code shape} holding a copy of the first {@code shape.size()} values of
    * {@code data}.
+   *
+   * @throws IllegalArgumentException if {@code data} has fewer values than {@code shape} needs
    */
   static TInt32 tensorOf(Shape shape, IntDataBuffer data) {
     Objects.requireNonNull(data, "data");
+    TensorBase.checkBuffer(shape, data.size());
     return tensorOf(shape, t -> t.copyFrom(data));
   }
 

@@ -55,9 +55,12 @@ public interface TUint8 extends ByteNdArray, TNumber {
   /**
    * A standalone tensor of {@code shape} holding a copy of the first {@code shape.size()} values of
    * {@code data}.
+   *
+   * @throws IllegalArgumentException if {@code data} has fewer values than {@code shape} needs
    */
   static TUint8 tensorOf(Shape shape, ByteDataBuffer data) {
     Objects.requireNonNull(data, "data");
+    TensorBase.checkBuffer(shape, data.size());
     return tensorOf(shape, t -> t.copyFrom(data));
   }
 

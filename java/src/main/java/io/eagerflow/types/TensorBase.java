@@ -92,6 +92,15 @@ final class TensorBase {
     return (int) n;
   }
 
+  /** Refuses a buffer of fewer than {@code shape.size()} values, before anything is allocated. */
+  static void checkBuffer(Shape shape, long available) {
+    long needed = Shapes.size(shape, "shape");
+    if (available < needed) {
+      throw new IllegalArgumentException(
+          "shape " + shape + " needs " + needed + " values but the buffer has " + available);
+    }
+  }
+
   /** The size of the data buffer of a tensor of this shape (0 when too large for an array). */
   int bufferSize() {
     return Math.max(length, 0);
