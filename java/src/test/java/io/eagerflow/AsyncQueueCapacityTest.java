@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eagerflow.internal.Native;
+import io.eagerflow.internal.Wire;
 import io.eagerflow.op.Ops;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,7 +58,7 @@ class AsyncQueueCapacityTest {
   @Test
   void theLibraryAcceptsTheMaximum() {
     long id = Native.newAsyncSession(1L << 20, 0, false, MAX);
-    long[] stats = new long[8];
+    long[] stats = new long[Wire.STATS_LENGTH];
     Native.closeSession(id, stats);
     assertEquals(0, stats[0]);
   }

@@ -136,8 +136,10 @@ class NativeFuzzTest {
       assertThrows(IllegalStateException.class, () -> Native.copyTensor(a, bad, ha));
       assertThrows(IllegalStateException.class, () -> Native.copyTensor(bad, bad, ha));
       assertThrows(IllegalStateException.class, () -> Native.copyTensor(bad, 0, standalone));
-      assertThrows(IllegalStateException.class, () -> Native.closeSession(bad, new long[8]));
-      assertThrows(IllegalStateException.class, () -> Native.stats(bad, new long[8]));
+      assertThrows(
+          IllegalStateException.class, () -> Native.closeSession(bad, new long[Wire.STATS_LENGTH]));
+      assertThrows(
+          IllegalStateException.class, () -> Native.stats(bad, new long[Wire.STATS_LENGTH]));
     }
     // A valid pair with a handle from the wrong session or a closed one.
     assertThrows(IllegalStateException.class, () -> Native.copyTensor(b, a, inClosed));
@@ -156,8 +158,8 @@ class NativeFuzzTest {
     assertTrue(Native.free(0, back, Wire.FREED_EXPLICITLY));
     assertTrue(Native.free(0, standalone, Wire.FREED_EXPLICITLY));
 
-    long[] sa = new long[8];
-    long[] sb = new long[8];
+    long[] sa = new long[Wire.STATS_LENGTH];
+    long[] sb = new long[Wire.STATS_LENGTH];
     Native.closeSession(a, sa);
     // b is unaffected by a's close, and a's id is now refused everywhere.
     assertEquals(2, stats(b)[0]);
@@ -207,7 +209,7 @@ class NativeFuzzTest {
       assertTrue(System.nanoTime() < deadline, "the callers made no progress");
       Thread.onSpinWait();
     }
-    long[] last = new long[8];
+    long[] last = new long[Wire.STATS_LENGTH];
     Native.closeSession(session, last);
     for (Thread t : threads) {
       t.join(60_000);
@@ -216,7 +218,8 @@ class NativeFuzzTest {
     assertEquals(List.of(), unexpected);
     assertEquals(0, last[0], "live tensors at close");
     assertEquals(last[3], last[4] + last[5] + last[6], "created = freed");
-    assertThrows(IllegalStateException.class, () -> Native.stats(session, new long[8]));
+    assertThrows(
+        IllegalStateException.class, () -> Native.stats(session, new long[Wire.STATS_LENGTH]));
     // Calls that raced with close held inputs and outputs for a moment (counted live in the
     // stats at close); once they returned, nothing of the session is left anywhere.
     long[] after = new long[4];
