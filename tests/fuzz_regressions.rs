@@ -67,3 +67,11 @@ fn session_regressions_replay() {
         replay("session", harness::session::run)
     );
 }
+
+/// The harness fails a replay on a caught kernel panic, not only on one
+/// that unwinds out of it: Java would see a `RuntimeException`.
+#[test]
+#[should_panic(expected = "a kernel panicked")]
+fn a_caught_kernel_panic_fails_the_replay() {
+    harness::check_error(&eagerflow::Error::Panicked("index out of bounds".into()));
+}

@@ -10,7 +10,7 @@ pub mod session;
 
 use arbitrary::{Result, Unstructured};
 use eagerflow::strings::StringAllocation;
-use eagerflow::{DataType, Element, MemoryAccount, Session, SessionStats, Tensor};
+use eagerflow::{DataType, Element, Error, MemoryAccount, Session, SessionStats, Tensor};
 use std::sync::Arc;
 
 /// Most elements of a generated tensor: the library, not the harness,
@@ -233,5 +233,18 @@ pub fn check_closed(stats: &SessionStats, session: &Session) {
         (account.live_bytes(), account.held_bytes()),
         (0, 0),
         "{stats:?}"
+    );
+}
+
+/// An error Java can show: a documented kind (a caught kernel panic is a
+/// bug: Java would get a `RuntimeException`), with a message of bounded size.
+pub fn check_error(e: &Error) {
+    assert!(!matches!(e, Error::Panicked(_)), "a kernel panicked: {e}");
+    let msg = e.to_string();
+    assert!(!msg.is_empty());
+    assert!(
+        msg.len() < 1 << 16,
+        "an error message of {} bytes",
+        msg.len()
     );
 }
