@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -43,8 +44,9 @@ import org.apache.spark.util.LongAccumulator;
  * rows, and a job whose task fails downstream of the scoring, on purpose. Checks, each failing the
  * program with exit status 1: every id scored once; the largest absolute difference from the run
  * without Spark at most 1e-6 and identical predicted classes; one model load per executor; every
- * completion listener on its task thread; in local mode, after the early stop and after the
- * failure, the executor's session holds the model's tensors and nothing else.
+ * completion listener on its task thread; each executor's peak at most one batch per task slot and
+ * the model; the injected failure is what failed its job; in local mode, after the scoring, the
+ * early stop and the failure, the executor's session holds the model's tensors and nothing else.
  */
 public final class ScoreWithSpark {
   private static final double TOLERANCE = 1e-6;
@@ -64,8 +66,8 @@ public final class ScoreWithSpark {
   private ScoreWithSpark() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = new TreeMap<>(Map.of("rows", "1000000", "partitions", "8"));
-    options.put("batch", "8192");
+    Map<String, String> options =
+        new TreeMap<>(Map.of("rows", "1000000", "partitions", "8", "batch", "8192"));
     for (String arg : args) {
       String[] pair = arg.split("=", 2);
       if (pair.length != 2 || !options.containsKey(pair[0])) {
@@ -74,13 +76,24 @@ public final class ScoreWithSpark {
       }
       options.put(pair[0], pair[1]);
     }
-    int rows = Integer.parseInt(options.get("rows"));
-    int partitions = Integer.parseInt(options.get("partitions"));
-    int batch = Integer.parseInt(options.get("batch"));
-    if (rows < 1 || partitions < 1 || batch < 1) {
-      throw new IllegalArgumentException("rows, partitions and batch must be positive: " + options);
-    }
+    int rows = positive(options, "rows");
+    int partitions = positive(options, "partitions");
+    int batch = positive(options, "batch");
     System.exit(new ScoreWithSpark().run(rows, partitions, batch) ? 0 : 1);
+  }
+
+  private static int positive(Map<String, String> options, String key) {
+    String text = options.get(key);
+    try {
+      int value = Integer.parseInt(text);
+      if (value > 0) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // reported below, with the key
+    }
+    throw new IllegalArgumentException(
+        key + " must be a positive int (at most " + Integer.MAX_VALUE + "), got " + text);
   }
 
   private boolean run(int rows, int partitions, int batch) throws Exception {
@@ -114,8 +127,8 @@ public final class ScoreWithSpark {
         "trained on the driver in %.2f s: training accuracy %.1f%%, W %s, b %s%n",
         seconds(start),
         100 * weights.trainingAccuracy(),
-        java.util.Arrays.toString(weights.w()),
-        java.util.Arrays.toString(weights.b()));
+        Arrays.toString(weights.w()),
+        Arrays.toString(weights.b()));
 
     start = System.nanoTime();
     Dataset<Row> points =
@@ -204,7 +217,10 @@ public final class ScoreWithSpark {
               });
       check(false, "the job with an injected failure succeeded");
     } catch (Exception expected) {
-      System.out.println("  failed as it should: " + firstLine(expected));
+      String cause = firstLine(expected);
+      System.out.println("  failed as it should: " + cause);
+      check(
+          cause.contains("failure injected at id"), "the job failed for another reason: " + cause);
     }
     if (local) {
       checkOnlyModelLeft("after the failed job");
@@ -237,6 +253,9 @@ public final class ScoreWithSpark {
             ? spark.sparkContext().defaultParallelism()
             : spark.sparkContext().getConf().getInt("spark.executor.cores", 0);
     long bound = slots * BatchScores.bytes(batch) + SoftmaxModel.Loaded.BYTES;
+    if (slots == 0) {
+      System.out.println("  spark.executor.cores is not set: the peak's bound is not checked");
+    }
     for (Map.Entry<String, Long> peak : peaks.entrySet()) {
       check(
           slots == 0 || peak.getValue() <= bound,
