@@ -100,6 +100,8 @@ class FlightRecorderTest {
         Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
       settings = Configuration.create(reader);
     }
+    assertEquals("false", settings.getSettings().get("io.eagerflow.OpExecution#enabled"));
+    assertEquals("1 ms", settings.getSettings().get("io.eagerflow.OpExecution#threshold"));
     Recording r = new Recording(settings);
     r.enable("io.eagerflow.OpExecution").withThreshold(Duration.ZERO);
     return r;
@@ -317,10 +319,14 @@ class FlightRecorderTest {
       Files.copy(in, jfc);
     }
     Path file = dir.resolve("run.jfr");
+    // Its options turn op timing on, for every op.
     ChildJvm.Result child =
         ChildJvm.runMain(
             List.of(
-                "-XX:StartFlightRecording:settings=default,settings=" + jfc + ",filename=" + file),
+                "-XX:StartFlightRecording:settings=default,settings="
+                    + jfc
+                    + ",eagerflow-ops=true,eagerflow-op-threshold=0ms,filename="
+                    + file),
             Main.class,
             List.of(),
             Duration.ofMinutes(3));
@@ -331,7 +337,7 @@ class FlightRecorderTest {
     assertEquals(2, counts.get("io.eagerflow.SessionOpened"), "" + counts);
     assertEquals(2, counts.get("io.eagerflow.SessionClosed"), "" + counts);
     assertEquals(20, counts.get("io.eagerflow.ScopeClosed"), "" + counts);
-    assertFalse(counts.containsKey("io.eagerflow.OpExecution"), "op timing is off by default");
+    assertEquals(3 * (50 + 20), counts.get("io.eagerflow.OpExecution"), "" + counts);
     assertTrue(counts.containsKey("jdk.GarbageCollection"), "the JDK's default profile too");
     for (Path p : List.of(file, jfc, dir)) {
       Files.delete(p);

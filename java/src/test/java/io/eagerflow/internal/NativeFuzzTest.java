@@ -171,7 +171,10 @@ class NativeFuzzTest {
     assertEquals(liveBytes, live[1], "live bytes");
     assertEquals(1 + checks, live[3], "created");
     assertEquals(checks, live[4], "freed explicitly");
-    assertEquals(0, live[5] + live[6], "freed by cleanup or at close");
+    assertEquals(
+        0,
+        live[5] + live[6] + live[Wire.STATS_FREED_BY_SCOPE],
+        "freed by cleanup, at close or by a scope");
     long[] last = new long[Wire.STATS_LENGTH];
     Native.closeSession(liveSession, last);
     assertEquals(1, last[6]);
@@ -291,7 +294,8 @@ class NativeFuzzTest {
     }
     assertEquals(List.of(), unexpected);
     assertEquals(0, last[0], "live tensors at close");
-    assertEquals(last[3], last[4] + last[5] + last[6], "created = freed");
+    assertEquals(
+        last[3], last[4] + last[5] + last[6] + last[Wire.STATS_FREED_BY_SCOPE], "created = freed");
     assertThrows(
         IllegalStateException.class, () -> Native.stats(session, new long[Wire.STATS_LENGTH]));
     // Calls that raced with close held inputs and outputs for a moment (counted live in the
@@ -390,7 +394,8 @@ class NativeFuzzTest {
     closedSessions.add(id);
     assertEquals(0, last[0], "live tensors of a closed session");
     assertEquals(0, last[1], "live bytes of a closed session");
-    assertEquals(last[3], last[4] + last[5] + last[6], "created = freed");
+    assertEquals(
+        last[3], last[4] + last[5] + last[6] + last[Wire.STATS_FREED_BY_SCOPE], "created = freed");
     assertThrows(IllegalStateException.class, () -> Native.stats(id, new long[Wire.STATS_LENGTH]));
     assertThrows(IllegalStateException.class, () -> Native.closeSession(id, null));
   }
