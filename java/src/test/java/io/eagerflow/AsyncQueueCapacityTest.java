@@ -60,7 +60,7 @@ class AsyncQueueCapacityTest {
   @Test
   void theLibraryAcceptsTheMaximum() {
     long id = Native.newAsyncSession(1L << 20, 0, false, MAX);
-    long[] stats = new long[8];
+    long[] stats = new long[io.eagerflow.internal.Wire.STATS_LENGTH];
     Native.closeSession(id, stats);
     assertEquals(0, stats[0]);
   }

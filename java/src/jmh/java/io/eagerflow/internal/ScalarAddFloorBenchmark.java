@@ -42,7 +42,7 @@ public class ScalarAddFloorBenchmark {
 
   @TearDown(Level.Iteration)
   public void close() {
-    Native.closeSession(session, new long[8]);
+    Native.closeSession(session, new long[Wire.STATS_LENGTH]);
   }
 
   /** {@code execute2} alone; the outputs pile up until the session closes after the iteration. */

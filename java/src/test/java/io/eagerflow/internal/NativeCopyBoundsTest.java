@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class NativeCopyBoundsTest {
   private static final long CAP = 64L << 20;
   private long session;
-  private final long[] stats = new long[8];
+  private final long[] stats = new long[Wire.STATS_LENGTH];
 
   @BeforeEach
   void open() {

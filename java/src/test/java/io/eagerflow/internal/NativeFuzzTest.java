@@ -171,8 +171,11 @@ class NativeFuzzTest {
     assertEquals(liveBytes, live[1], "live bytes");
     assertEquals(1 + checks, live[3], "created");
     assertEquals(checks, live[4], "freed explicitly");
-    assertEquals(0, live[5] + live[6], "freed by cleanup or at close");
-    long[] last = new long[8];
+    assertEquals(
+        0,
+        live[5] + live[6] + live[Wire.STATS_FREED_BY_SCOPE],
+        "freed by cleanup, at close or by a scope");
+    long[] last = new long[Wire.STATS_LENGTH];
     Native.closeSession(liveSession, last);
     assertEquals(1, last[6]);
 
@@ -210,8 +213,10 @@ class NativeFuzzTest {
       assertThrows(IllegalStateException.class, () -> Native.copyTensor(a, bad, ha));
       assertThrows(IllegalStateException.class, () -> Native.copyTensor(bad, bad, ha));
       assertThrows(IllegalStateException.class, () -> Native.copyTensor(bad, 0, standalone));
-      assertThrows(IllegalStateException.class, () -> Native.closeSession(bad, new long[8]));
-      assertThrows(IllegalStateException.class, () -> Native.stats(bad, new long[8]));
+      assertThrows(
+          IllegalStateException.class, () -> Native.closeSession(bad, new long[Wire.STATS_LENGTH]));
+      assertThrows(
+          IllegalStateException.class, () -> Native.stats(bad, new long[Wire.STATS_LENGTH]));
     }
     // A valid pair with a handle from the wrong session or a closed one.
     assertThrows(IllegalStateException.class, () -> Native.copyTensor(b, a, inClosed));
@@ -230,8 +235,8 @@ class NativeFuzzTest {
     assertTrue(Native.free(0, back, Wire.FREED_EXPLICITLY));
     assertTrue(Native.free(0, standalone, Wire.FREED_EXPLICITLY));
 
-    long[] sa = new long[8];
-    long[] sb = new long[8];
+    long[] sa = new long[Wire.STATS_LENGTH];
+    long[] sb = new long[Wire.STATS_LENGTH];
     Native.closeSession(a, sa);
     // b is unaffected by a's close, and a's id is now refused everywhere.
     assertEquals(2, stats(b)[0]);
@@ -239,13 +244,13 @@ class NativeFuzzTest {
     assertThrows(IllegalStateException.class, () -> Native.copyTensor(a, b, copied));
     assertThrows(IllegalStateException.class, () -> Native.closeSession(a, null));
     Native.closeSession(b, sb);
-    assertArrayEquals(new long[] {0, 0, sa[2], 1, 0, 0, 1, 0}, sa);
-    assertArrayEquals(new long[] {0, 0, sb[2], 2, 0, 0, 2, 0}, sb);
+    assertArrayEquals(new long[] {0, 0, sa[2], 1, 0, 0, 1, 0, 0}, sa);
+    assertArrayEquals(new long[] {0, 0, sb[2], 2, 0, 0, 2, 0, 0}, sb);
   }
 
   @Test
   void closingWhileOtherThreadsUseTheSessionIsSafeAndFinal() throws Exception {
-    long[] before = new long[4];
+    long[] before = new long[Wire.MEMORY_LENGTH];
     Native.memoryStats(before);
     long session = Native.newSession(0, 0, false);
     int add = Native.opIndex("AddV2");
@@ -281,7 +286,7 @@ class NativeFuzzTest {
       assertTrue(System.nanoTime() < deadline, "the callers made no progress");
       Thread.onSpinWait();
     }
-    long[] last = new long[8];
+    long[] last = new long[Wire.STATS_LENGTH];
     Native.closeSession(session, last);
     for (Thread t : threads) {
       t.join(60_000);
@@ -289,11 +294,13 @@ class NativeFuzzTest {
     }
     assertEquals(List.of(), unexpected);
     assertEquals(0, last[0], "live tensors at close");
-    assertEquals(last[3], last[4] + last[5] + last[6], "created = freed");
-    assertThrows(IllegalStateException.class, () -> Native.stats(session, new long[8]));
+    assertEquals(
+        last[3], last[4] + last[5] + last[6] + last[Wire.STATS_FREED_BY_SCOPE], "created = freed");
+    assertThrows(
+        IllegalStateException.class, () -> Native.stats(session, new long[Wire.STATS_LENGTH]));
     // Calls that raced with close held inputs and outputs for a moment (counted live in the
     // stats at close); once they returned, nothing of the session is left anywhere.
-    long[] after = new long[4];
+    long[] after = new long[Wire.MEMORY_LENGTH];
     Native.memoryStats(after);
     assertTrue(after[0] <= before[0], "live bytes " + before[0] + " -> " + after[0]);
     assertTrue(after[2] <= before[2], "live tensors " + before[2] + " -> " + after[2]);
@@ -381,14 +388,15 @@ class NativeFuzzTest {
   }
 
   private void closeFuzzSession(long id) {
-    long[] last = new long[8];
+    long[] last = new long[Wire.STATS_LENGTH];
     Native.closeSession(id, last);
     openSessions.remove(id);
     closedSessions.add(id);
     assertEquals(0, last[0], "live tensors of a closed session");
     assertEquals(0, last[1], "live bytes of a closed session");
-    assertEquals(last[3], last[4] + last[5] + last[6], "created = freed");
-    assertThrows(IllegalStateException.class, () -> Native.stats(id, new long[8]));
+    assertEquals(
+        last[3], last[4] + last[5] + last[6] + last[Wire.STATS_FREED_BY_SCOPE], "created = freed");
+    assertThrows(IllegalStateException.class, () -> Native.stats(id, new long[Wire.STATS_LENGTH]));
     assertThrows(IllegalStateException.class, () -> Native.closeSession(id, null));
   }
 
@@ -401,7 +409,7 @@ class NativeFuzzTest {
   }
 
   private static long[] stats(long session) {
-    long[] out = new long[8];
+    long[] out = new long[Wire.STATS_LENGTH];
     Native.stats(session, out);
     return out;
   }
