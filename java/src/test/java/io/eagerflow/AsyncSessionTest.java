@@ -276,7 +276,8 @@ class AsyncSessionTest {
       assertEquals(0, st.liveTensors());
       assertEquals(0, st.liveBytes());
       assertEquals(
-          st.createdTensors(), st.freedExplicitly() + st.freedByCleanup() + st.freedAtClose());
+          st.createdTensors(),
+          st.freedExplicitly() + st.freedByScope() + st.freedByCleanup() + st.freedAtClose());
     }
     assertEquals(threadsBefore, executorThreads(), "every executor thread was joined");
     assertTrue(

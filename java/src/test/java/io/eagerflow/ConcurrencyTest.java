@@ -106,7 +106,11 @@ class ConcurrencyTest {
     SessionStats st = s.stats();
     assertEquals(
         st.createdTensors(),
-        st.freedExplicitly() + st.freedByCleanup() + st.freedAtClose() + st.liveTensors());
+        st.freedExplicitly()
+            + st.freedByScope()
+            + st.freedByCleanup()
+            + st.freedAtClose()
+            + st.liveTensors());
     assertTrue(st.freedExplicitly() >= 8 * 667, "released outputs were freed: " + st);
     s.close();
     assertEquals(0, s.stats().liveTensors());

@@ -37,11 +37,15 @@ class EagerScopeTest {
     return EagerSession.options().resourceCleanupStrategy(strategy).build();
   }
 
-  /** createdTensors = freedExplicitly + freedByCleanup + freedAtClose + liveTensors. */
+  /** createdTensors = freedExplicitly + freedByScope + freedByCleanup + freedAtClose + live. */
   private static void assertBalanced(SessionStats st) {
     assertEquals(
         st.createdTensors(),
-        st.freedExplicitly() + st.freedByCleanup() + st.freedAtClose() + st.liveTensors(),
+        st.freedExplicitly()
+            + st.freedByScope()
+            + st.freedByCleanup()
+            + st.freedAtClose()
+            + st.liveTensors(),
         st.toString());
   }
 
@@ -87,7 +91,9 @@ class EagerScopeTest {
       }
       SessionStats after = s.stats();
       assertEquals(before.createdTensors() + 3, after.createdTensors());
-      assertEquals(before.freedExplicitly() + 3, after.freedExplicitly());
+      assertEquals(before.freedByScope() + 3, after.freedByScope());
+      assertEquals(
+          before.freedExplicitly(), after.freedExplicitly(), "a scope's frees are its own");
       assertEquals(before.freedByCleanup(), after.freedByCleanup());
       assertEquals(before.liveTensors(), after.liveTensors());
       assertEquals(before.liveBytes(), after.liveBytes());
@@ -155,7 +161,7 @@ class EagerScopeTest {
       }
       SessionStats st = s.stats();
       assertEquals(base, st.liveTensors());
-      assertEquals(4, st.freedExplicitly());
+      assertEquals(4, st.freedByScope());
       assertBalanced(st);
     }
   }
@@ -176,7 +182,7 @@ class EagerScopeTest {
     }
     SessionStats st = s.stats();
     assertEquals(base + 1, st.liveTensors(), "the kept tensor outlives its scope");
-    assertEquals(1, st.freedExplicitly());
+    assertEquals(1, st.freedByScope());
     if (strategy == ResourceCleanupStrategy.ON_SESSION_CLOSE) {
       await(
           "the kept op to become unreachable", GC_TIMEOUT, System::gc, () -> canary.get() == null);
@@ -237,7 +243,7 @@ class EagerScopeTest {
         throw new AssertionError(e);
       }
       SessionStats st = s.stats();
-      assertEquals(100, st.freedExplicitly());
+      assertEquals(100, st.freedByScope());
       assertBalanced(st);
     }
   }
@@ -269,7 +275,7 @@ class EagerScopeTest {
       assertEquals(live - 2, s.stats().liveTensors());
       assertThrows(IllegalStateException.class, y::shape);
       assertThrows(IllegalStateException.class, z::shape);
-      assertEquals(2, s.stats().freedExplicitly());
+      assertEquals(2, s.stats().freedByScope());
       assertBalanced(s.stats());
     }
   }
@@ -294,7 +300,7 @@ class EagerScopeTest {
       assertArrayEquals(new float[] {2f, 4f}, a.asTensor().toArray(), "outer still open");
       outer.close();
       assertThrows(IllegalStateException.class, a::shape);
-      assertEquals(3, s.stats().freedExplicitly());
+      assertEquals(3, s.stats().freedByScope());
       assertBalanced(s.stats());
       // The thread has no scope left on the session: new tensors belong to the session.
       Output<TFloat32> d = add(s, x, x);
@@ -312,7 +318,7 @@ class EagerScopeTest {
         theirs = onOtherThread(() -> add(s, x, x));
         add(s, x, x);
       }
-      assertEquals(1, s.stats().freedExplicitly());
+      assertEquals(1, s.stats().freedByScope());
       assertArrayEquals(new float[] {2f, 4f}, theirs.asTensor().toArray());
     }
   }
@@ -332,7 +338,8 @@ class EagerScopeTest {
         assertEquals(baseBytes + VECTOR_BYTES, s.stats().liveBytes());
       }
       SessionStats st = s.stats();
-      assertEquals(2, st.freedExplicitly());
+      assertEquals(1, st.freedExplicitly(), "the released one");
+      assertEquals(1, st.freedByScope(), "the other, not the released one again");
       assertEquals(baseBytes, st.liveBytes());
       assertBalanced(st);
       IllegalStateException e = assertThrows(IllegalStateException.class, y::shape);
@@ -353,6 +360,7 @@ class EagerScopeTest {
     SessionStats st = s.stats();
     assertEquals(3, st.freedAtClose());
     assertEquals(0, st.freedExplicitly());
+    assertEquals(0, st.freedByScope());
     assertEquals(0, st.liveBytes());
     assertBalanced(st);
     // Harmless afterwards, in any order; keep says the session is closed.
@@ -384,7 +392,7 @@ class EagerScopeTest {
       closed.close(); // twice: a no-op
       IllegalStateException e = assertThrows(IllegalStateException.class, () -> closed.keep(z));
       assertTrue(e.getMessage().contains("EagerScope has been closed"), e.getMessage());
-      assertEquals(3, t.stats().freedExplicitly(), "counted once");
+      assertEquals(3, t.stats().freedByScope(), "counted once");
     }
   }
 
@@ -428,9 +436,10 @@ class EagerScopeTest {
       assertArrayEquals(new float[] {3f, 4f}, kept.asTensor().toArray());
       assertThrows(IllegalStateException.class, rows.get(0)::shape);
       assertThrows(IllegalStateException.class, rows.get(2)::shape);
-      assertEquals(2, s.stats().freedExplicitly());
+      assertEquals(2, s.stats().freedByScope());
       s.release(kept);
-      assertEquals(3, s.stats().freedExplicitly());
+      assertEquals(1, s.stats().freedExplicitly());
+      assertEquals(2, s.stats().freedByScope());
       assertBalanced(s.stats());
       assertEquals(1, s.stats().liveTensors());
     }
@@ -455,7 +464,7 @@ class EagerScopeTest {
       SessionStats after = s.stats();
       long made = after.createdTensors() - before.createdTensors();
       assertEquals(10, made);
-      assertEquals(made, after.freedExplicitly() - before.freedExplicitly());
+      assertEquals(made, after.freedByScope() - before.freedByScope());
       assertEquals(before.liveTensors(), after.liveTensors());
       assertEquals(before.liveBytes(), after.liveBytes());
     }
@@ -477,8 +486,8 @@ class EagerScopeTest {
       Output<TFloat32> w = add(t, v, u);
       onT.close();
       assertThrows(IllegalStateException.class, w::shape);
-      assertEquals(1, s.stats().freedExplicitly());
-      assertEquals(2, t.stats().freedExplicitly());
+      assertEquals(1, s.stats().freedByScope());
+      assertEquals(2, t.stats().freedByScope());
     }
   }
 
@@ -531,7 +540,7 @@ class EagerScopeTest {
       }
       SessionStats st = s.stats();
       // Per thread: 2 outputs per iteration, all freed by scopes except the last kept one.
-      assertEquals((long) threads * (2L * iterations - 1), st.freedExplicitly());
+      assertEquals((long) threads * (2L * iterations - 1), st.freedByScope());
       assertBalanced(st);
     }
   }

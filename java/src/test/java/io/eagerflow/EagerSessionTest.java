@@ -137,7 +137,11 @@ class EagerSessionTest {
       SessionStats st = s.stats();
       assertEquals(
           st.createdTensors(),
-          st.freedExplicitly() + st.freedByCleanup() + st.freedAtClose() + st.liveTensors());
+          st.freedExplicitly()
+              + st.freedByScope()
+              + st.freedByCleanup()
+              + st.freedAtClose()
+              + st.liveTensors());
     }
   }
 

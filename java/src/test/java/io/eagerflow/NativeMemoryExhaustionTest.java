@@ -76,6 +76,7 @@ class NativeMemoryExhaustionTest {
       assertEquals(
           after.createdTensors(),
           after.freedExplicitly()
+              + after.freedByScope()
               + after.freedByCleanup()
               + after.freedAtClose()
               + after.liveTensors());

@@ -316,7 +316,7 @@ class StressTest {
       assertEquals(0, st.liveBytes(), String.valueOf(st));
       assertEquals(
           st.createdTensors(),
-          st.freedExplicitly() + st.freedByCleanup() + st.freedAtClose(),
+          st.freedExplicitly() + st.freedByScope() + st.freedByCleanup() + st.freedAtClose(),
           String.valueOf(st));
     }
     // Forgotten churned sessions are the library cleaner's: wait for it, with collections.

@@ -142,7 +142,8 @@ public final class SeedLoopDemo {
         beforeClose.freedExplicitly(),
         beforeClose.freedByCleanup(),
         beforeClose.freedAtClose() + beforeClose.liveTensors(),
-        beforeClose.gcRequests());
+        beforeClose.gcRequests(),
+        beforeClose.freedByScope());
   }
 
   private static void progress(PrintStream out, String label, int done, int total, double liveMiB) {
@@ -164,13 +165,14 @@ public final class SeedLoopDemo {
     String header =
         String.format(
             Locale.ROOT,
-            "| %-19s | %8s | %10s | %15s | %15s | %15s | %15s | %11s |",
+            "| %-19s | %8s | %10s | %15s | %15s | %15s | %15s | %15s | %11s |",
             "strategy",
             "wall s",
             "ops/s",
             "peak live MiB",
             "freed cleanup",
             "freed explicit",
+            "freed by scope",
             "freed at close",
             "GC requests");
     out.println(header);
@@ -178,13 +180,14 @@ public final class SeedLoopDemo {
     for (Run r : runs) {
       out.printf(
           Locale.ROOT,
-          "| %-19s | %8.2f | %10.0f | %15.1f | %15d | %15d | %15d | %11d |%n",
+          "| %-19s | %8.2f | %10.0f | %15.1f | %15d | %15d | %15d | %15d | %11d |%n",
           r.label(),
           r.seconds(),
           r.ops() / r.seconds(),
           r.stats().peakBytes() / MIB,
           r.stats().freedByCleanup(),
           r.stats().freedExplicitly(),
+          r.stats().freedByScope(),
           r.stats().freedAtClose(),
           r.stats().gcRequests());
     }

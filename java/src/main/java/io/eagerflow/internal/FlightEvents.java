@@ -118,9 +118,9 @@ final class FlightEvents {
   @Label("Cleanup Batch")
   @Category({CATEGORY, "Memory"})
   @Description(
-      "The cleanup strategy freed tensors whose Java owners became unreachable, on the session's"
-          + " cleanup thread (IN_BACKGROUND) or on the calling thread (ON_SAFE_POINTS, and after a"
-          + " requested collection)")
+      "The cleanup strategy freed tensors whose Java owners became unreachable: on the session's"
+          + " cleanup thread (IN_BACKGROUND), or on the calling thread at a safe point or while it"
+          + " waits for a requested collection (ON_SAFE_POINTS)")
   @StackTrace(false)
   static final class CleanupBatch extends Event {
     @Label("Session Id")
@@ -192,7 +192,9 @@ final class FlightEvents {
     long nextTrigger;
 
     @Label("GC Time")
-    @Description("What the collectors reported for the collections during the wait")
+    @Description(
+        "What the GC MX beans had reported for collections by the end of the wait (millisecond"
+            + " resolution; a notification can arrive after it: the JDK's own GC events are exact)")
     @Timespan(Timespan.NANOSECONDS)
     long gcTime;
   }

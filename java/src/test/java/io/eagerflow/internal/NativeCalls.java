@@ -190,7 +190,8 @@ final class NativeCalls {
     long freed =
         last[Wire.STATS_FREED_EXPLICITLY]
             + last[Wire.STATS_FREED_BY_CLEANUP]
-            + last[Wire.STATS_FREED_AT_CLOSE];
+            + last[Wire.STATS_FREED_AT_CLOSE]
+            + last[Wire.STATS_FREED_BY_SCOPE];
     if (last[Wire.STATS_CREATED_TENSORS] != freed) {
       throw new AssertionError("created != freed at close: " + Arrays.toString(last));
     }

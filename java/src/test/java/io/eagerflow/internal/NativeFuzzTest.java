@@ -217,7 +217,13 @@ class NativeFuzzTest {
     }
     assertEquals(List.of(), unexpected);
     assertEquals(0, last[0], "live tensors at close");
-    assertEquals(last[3], last[4] + last[5] + last[6], "created = freed");
+    assertEquals(
+        last[Wire.STATS_CREATED_TENSORS],
+        last[Wire.STATS_FREED_EXPLICITLY]
+            + last[Wire.STATS_FREED_BY_CLEANUP]
+            + last[Wire.STATS_FREED_AT_CLOSE]
+            + last[Wire.STATS_FREED_BY_SCOPE],
+        "created = freed");
     assertThrows(
         IllegalStateException.class, () -> Native.stats(session, new long[Wire.STATS_LENGTH]));
     // Calls that raced with close held inputs and outputs for a moment (counted live in the

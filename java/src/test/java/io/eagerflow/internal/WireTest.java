@@ -52,13 +52,21 @@ class WireTest {
     int[] stats = {
       Wire.STATS_LIVE_TENSORS, Wire.STATS_LIVE_BYTES, Wire.STATS_PEAK_BYTES,
       Wire.STATS_CREATED_TENSORS, Wire.STATS_FREED_EXPLICITLY, Wire.STATS_FREED_BY_CLEANUP,
-      Wire.STATS_FREED_AT_CLOSE, Wire.STATS_GC_REQUESTS,
+      Wire.STATS_FREED_AT_CLOSE, Wire.STATS_GC_REQUESTS, Wire.STATS_FREED_BY_SCOPE,
     };
     int[] memory = {
       Wire.MEMORY_LIVE_BYTES,
       Wire.MEMORY_PEAK_BYTES,
       Wire.MEMORY_LIVE_TENSORS,
       Wire.MEMORY_POOLED_BYTES,
+      Wire.MEMORY_OPEN_SESSIONS,
+      Wire.MEMORY_CREATED_TENSORS,
+      Wire.MEMORY_FREED_EXPLICITLY,
+      Wire.MEMORY_FREED_BY_SCOPE,
+      Wire.MEMORY_FREED_BY_CLEANUP,
+      Wire.MEMORY_FREED_AT_CLOSE,
+      Wire.MEMORY_GC_REQUESTS,
+      Wire.MEMORY_LIMIT_EXHAUSTIONS,
     };
     int[] kinds = {
       Wire.ATTR_INT, Wire.ATTR_INTS, Wire.ATTR_FLOAT, Wire.ATTR_FLOATS, Wire.ATTR_BOOL,
@@ -68,7 +76,8 @@ class WireTest {
     assertPermutation(stats, Wire.STATS_LENGTH);
     assertPermutation(memory, Wire.MEMORY_LENGTH);
     assertPermutation(kinds, kinds.length);
-    assertPermutation(new int[] {Wire.FREED_EXPLICITLY, Wire.FREED_BY_CLEANUP}, 2);
+    assertPermutation(
+        new int[] {Wire.FREED_EXPLICITLY, Wire.FREED_BY_CLEANUP, Wire.FREED_BY_SCOPE}, 3);
   }
 
   private static void assertPermutation(int[] values, int length) {
@@ -97,25 +106,30 @@ class WireTest {
     long a = Native.fromFloats(session, shape, new float[2]);
     long b = Native.fromFloats(session, shape, new float[2]);
     Native.fromFloats(session, shape, new float[2]);
+    long c = Native.fromFloats(session, shape, new float[2]);
     Native.stats(session, stats);
-    assertEquals(3, stats[Wire.STATS_LIVE_TENSORS]);
-    assertEquals(3, stats[Wire.STATS_CREATED_TENSORS]);
-    assertEquals(24, stats[Wire.STATS_LIVE_BYTES]);
-    assertEquals(24, stats[Wire.STATS_PEAK_BYTES]);
+    assertEquals(4, stats[Wire.STATS_LIVE_TENSORS]);
+    assertEquals(4, stats[Wire.STATS_CREATED_TENSORS]);
+    assertEquals(32, stats[Wire.STATS_LIVE_BYTES]);
+    assertEquals(32, stats[Wire.STATS_PEAK_BYTES]);
     long[] memory = new long[Wire.MEMORY_LENGTH];
     Native.memoryStats(memory);
-    assertTrue(memory[Wire.MEMORY_LIVE_TENSORS] >= 3);
-    assertTrue(memory[Wire.MEMORY_LIVE_BYTES] >= 24);
+    assertTrue(memory[Wire.MEMORY_LIVE_TENSORS] >= 4);
+    assertTrue(memory[Wire.MEMORY_LIVE_BYTES] >= 32);
+    assertTrue(memory[Wire.MEMORY_OPEN_SESSIONS] >= 1);
+    assertTrue(memory[Wire.MEMORY_CREATED_TENSORS] >= 4);
     assertTrue(memory[Wire.MEMORY_PEAK_BYTES] >= memory[Wire.MEMORY_LIVE_BYTES]);
     assertTrue(Native.free(session, a, Wire.FREED_EXPLICITLY));
     assertTrue(Native.free(session, b, Wire.FREED_BY_CLEANUP));
+    assertTrue(Native.free(session, c, Wire.FREED_BY_SCOPE));
     Native.closeSession(session, stats);
     assertEquals(1, stats[Wire.STATS_FREED_EXPLICITLY]);
     assertEquals(1, stats[Wire.STATS_FREED_BY_CLEANUP]);
+    assertEquals(1, stats[Wire.STATS_FREED_BY_SCOPE]);
     assertEquals(1, stats[Wire.STATS_FREED_AT_CLOSE]);
     assertEquals(0, stats[Wire.STATS_LIVE_TENSORS]);
     assertEquals(0, stats[Wire.STATS_LIVE_BYTES]);
-    assertEquals(24, stats[Wire.STATS_PEAK_BYTES]);
+    assertEquals(32, stats[Wire.STATS_PEAK_BYTES]);
     assertEquals(0, stats[Wire.STATS_GC_REQUESTS]);
     IllegalStateException closed =
         assertThrows(IllegalStateException.class, () -> Native.closeSession(session, null));

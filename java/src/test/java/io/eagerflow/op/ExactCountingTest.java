@@ -40,7 +40,11 @@ class ExactCountingTest {
   private static void assertBalanced(SessionStats s, String what) {
     assertEquals(
         s.createdTensors(),
-        s.freedExplicitly() + s.freedByCleanup() + s.freedAtClose() + s.liveTensors(),
+        s.freedExplicitly()
+            + s.freedByScope()
+            + s.freedByCleanup()
+            + s.freedAtClose()
+            + s.liveTensors(),
         what + ": created = freed + live in " + s);
   }
 
