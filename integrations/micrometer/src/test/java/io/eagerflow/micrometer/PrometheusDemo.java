@@ -9,6 +9,9 @@ import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.lang.ref.Reference;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import org.tensorflow.ndarray.Shape;
 
@@ -27,18 +30,22 @@ public final class PrometheusDemo {
     int floats = 1 << 18;
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new EagerflowMetrics().bindTo(registry);
+    // The meters hold each session weakly; kept here, as a service keeps its session, the closed
+    // sessions still show their final counts in the scrape instead of NaN.
+    List<EagerSession> closed = new ArrayList<>();
     for (ResourceCleanupStrategy strategy : ResourceCleanupStrategy.values()) {
-      loop(registry, strategy, false, iterations, floats);
+      closed.add(loop(registry, strategy, false, iterations, floats));
     }
-    loop(registry, ResourceCleanupStrategy.IN_BACKGROUND, true, iterations, floats);
+    closed.add(loop(registry, ResourceCleanupStrategy.IN_BACKGROUND, true, iterations, floats));
     for (String line : registry.scrape().split("\n")) {
       if (line.contains("eagerflow")) {
         System.out.println(line);
       }
     }
+    Reference.reachabilityFence(closed);
   }
 
-  private static void loop(
+  private static EagerSession loop(
       PrometheusMeterRegistry registry,
       ResourceCleanupStrategy strategy,
       boolean scoped,
@@ -63,6 +70,7 @@ public final class PrometheusDemo {
       } catch (NativeMemoryExhaustedException e) {
         System.err.println(name + ": " + e.getMessage().lines().findFirst().orElse(""));
       }
+      return session;
     }
   }
 }
