@@ -15,6 +15,9 @@ module io.eagerflow {
   requires jdk.management;
   // Tensors are NdArrays and shapes are ndarray Shapes: users of this module read that one too.
   requires transitive org.tensorflow.ndarray;
+  // @NullMarked and @Nullable in the API: read by compilers (Kotlin, nullness checkers), not needed
+  // at run time.
+  requires static org.jspecify;
 
   exports io.eagerflow;
   exports io.eagerflow.op;

@@ -5,6 +5,7 @@ import io.eagerflow.internal.OpInfo;
 import io.eagerflow.internal.OutputOwner;
 import io.eagerflow.internal.Wire;
 import io.eagerflow.types.TType;
+import org.jspecify.annotations.Nullable;
 import org.tensorflow.ndarray.Shape;
 
 /**
@@ -16,7 +17,7 @@ final class EagerOperation implements Operation, OutputOwner {
   private final String type;
 
   /** The name given at build or by {@code Ops.withName}; null for a generated one. */
-  private volatile String name;
+  private volatile @Nullable String name;
 
   private final long number;
   private final Output<?>[] outputs;
@@ -29,11 +30,16 @@ final class EagerOperation implements Operation, OutputOwner {
   /** Per-output tracking of outputs kept out of a scope, for ops with several outputs. */
   private volatile Object[] keptTracking;
 
-  EagerOperation(EagerSession session, String type, String name, long[] handles) {
+  EagerOperation(EagerSession session, String type, @Nullable String name, long[] handles) {
     this(session, type, name, handles, null);
   }
 
-  EagerOperation(EagerSession session, String type, String name, long[] handles, int[] inputLists) {
+  EagerOperation(
+      EagerSession session,
+      String type,
+      @Nullable String name,
+      long[] handles,
+      int @Nullable [] inputLists) {
     this.session = session;
     this.type = type;
     this.name = name;
@@ -47,7 +53,12 @@ final class EagerOperation implements Operation, OutputOwner {
 
   /** A one-output op whose type and shape are known (constants). */
   EagerOperation(
-      EagerSession session, String type, String name, long handle, DataType dataType, Shape shape) {
+      EagerSession session,
+      String type,
+      @Nullable String name,
+      long handle,
+      DataType dataType,
+      Shape shape) {
     this.session = session;
     this.type = type;
     this.name = name;

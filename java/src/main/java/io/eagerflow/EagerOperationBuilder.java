@@ -8,6 +8,7 @@ import io.eagerflow.internal.TensorTypes;
 import io.eagerflow.internal.Wire;
 import io.eagerflow.types.TType;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.tensorflow.ndarray.Shape;
 
 /**
@@ -17,14 +18,14 @@ import org.tensorflow.ndarray.Shape;
  */
 final class EagerOperationBuilder extends OpCall<EagerOperation> implements OperationBuilder {
   private final EagerSession session;
-  private final String name;
+  private final @Nullable String name;
 
   /** The first attribute name the op does not have; build() throws for it. */
   private String unknownAttr;
 
   private boolean built;
 
-  EagerOperationBuilder(EagerSession session, OpInfo op, String name) {
+  EagerOperationBuilder(EagerSession session, OpInfo op, @Nullable String name) {
     super(session.core(), op);
     this.session = session;
     this.name = name;

@@ -13,6 +13,7 @@ import io.eagerflow.types.TType;
 import java.lang.ref.Cleaner;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.tensorflow.ndarray.Shape;
 
 /**
@@ -392,7 +393,7 @@ public final class EagerSession implements AutoCloseable {
    * @throws IllegalArgumentException if there is no such op type
    * @throws IllegalStateException if the session is closed
    */
-  public OperationBuilder opBuilder(String type, String name) {
+  public OperationBuilder opBuilder(String type, @Nullable String name) {
     Objects.requireNonNull(type, "type");
     core.safePoint();
     return new EagerOperationBuilder(this, OpInfo.of(type), name);
@@ -613,7 +614,7 @@ public final class EagerSession implements AutoCloseable {
     }
 
     @Override
-    public OperationBuilder opBuilder(EagerSession session, OpInfo op, String name) {
+    public OperationBuilder opBuilder(EagerSession session, OpInfo op, @Nullable String name) {
       return new EagerOperationBuilder(session, op, name);
     }
 

@@ -1,5 +1,7 @@
 package io.eagerflow;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when a native allocation would exceed a session's hard limit ({@code
  * EagerSession.Options.maxNativeBytes}) or the allocator refuses it. The session stays usable:
@@ -11,12 +13,12 @@ package io.eagerflow;
 public class NativeMemoryExhaustedException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  public NativeMemoryExhaustedException(String message) {
+  public NativeMemoryExhaustedException(@Nullable String message) {
     super(message);
   }
 
   /** An exception with {@code message} and {@code cause}. */
-  public NativeMemoryExhaustedException(String message, Throwable cause) {
+  public NativeMemoryExhaustedException(@Nullable String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 }

@@ -1,5 +1,7 @@
 package io.eagerflow.exceptions;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An op was given an invalid argument: shapes or dtypes that do not fit, an unknown op, attribute
  * or argument name, or a bad attribute value (TensorFlow's {@code INVALID_ARGUMENT}).
@@ -11,12 +13,12 @@ public final class TFInvalidArgumentException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
   /** An exception with {@code message}. */
-  public TFInvalidArgumentException(String message) {
+  public TFInvalidArgumentException(@Nullable String message) {
     super(message);
   }
 
   /** An exception with {@code message} and {@code cause}. */
-  public TFInvalidArgumentException(String message, Throwable cause) {
+  public TFInvalidArgumentException(@Nullable String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 }

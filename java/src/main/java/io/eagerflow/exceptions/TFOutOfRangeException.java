@@ -1,5 +1,7 @@
 package io.eagerflow.exceptions;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An index or coordinate outside what a tensor or op has (TensorFlow's {@code OUT_OF_RANGE}).
  *
@@ -10,12 +12,12 @@ public final class TFOutOfRangeException extends IndexOutOfBoundsException {
   private static final long serialVersionUID = 1L;
 
   /** An exception with {@code message}. */
-  public TFOutOfRangeException(String message) {
+  public TFOutOfRangeException(@Nullable String message) {
     super(message);
   }
 
   /** An exception with {@code message} and {@code cause}. */
-  public TFOutOfRangeException(String message, Throwable cause) {
+  public TFOutOfRangeException(@Nullable String message, @Nullable Throwable cause) {
     super(message);
     initCause(cause);
   }

@@ -1,5 +1,7 @@
 package io.eagerflow.exceptions;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A native allocation would exceed the session's hard limit, or the allocator refused it
  * (TensorFlow's {@code RESOURCE_EXHAUSTED}); see {@link
@@ -14,12 +16,12 @@ public final class TFResourceExhaustedException
   private static final long serialVersionUID = 1L;
 
   /** An exception with {@code message}. */
-  public TFResourceExhaustedException(String message) {
+  public TFResourceExhaustedException(@Nullable String message) {
     super(message);
   }
 
   /** An exception with {@code message} and {@code cause}. */
-  public TFResourceExhaustedException(String message, Throwable cause) {
+  public TFResourceExhaustedException(@Nullable String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 }

@@ -5,6 +5,7 @@
 package io.eagerflow.types;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.tensorflow.ndarray.buffer.BooleanDataBuffer;
 import org.tensorflow.ndarray.buffer.DataBuffer;
 import org.tensorflow.ndarray.buffer.DataStorageVisitor;
@@ -134,7 +135,7 @@ final class BooleanTensorBuffer extends TensorWindow implements BooleanDataBuffe
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) {
       return true;
     }

@@ -6,6 +6,7 @@ package io.eagerflow.types;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.tensorflow.ndarray.buffer.BooleanDataBuffer;
 import org.tensorflow.ndarray.buffer.ByteDataBuffer;
 import org.tensorflow.ndarray.buffer.DataBuffer;
@@ -188,7 +189,7 @@ final class ByteTensorBuffer extends TensorWindow implements ByteDataBuffer {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) {
       return true;
     }

@@ -6,6 +6,7 @@ package io.eagerflow.types;
 
 import java.nio.IntBuffer;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.tensorflow.ndarray.buffer.DataBuffer;
 import org.tensorflow.ndarray.buffer.DataStorageVisitor;
 import org.tensorflow.ndarray.buffer.IntDataBuffer;
@@ -141,7 +142,7 @@ final class IntTensorBuffer extends TensorWindow implements IntDataBuffer {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) {
       return true;
     }

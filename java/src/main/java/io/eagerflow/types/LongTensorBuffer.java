@@ -6,6 +6,7 @@ package io.eagerflow.types;
 
 import java.nio.LongBuffer;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.tensorflow.ndarray.buffer.DataBuffer;
 import org.tensorflow.ndarray.buffer.DataStorageVisitor;
 import org.tensorflow.ndarray.buffer.LongDataBuffer;
@@ -141,7 +142,7 @@ final class LongTensorBuffer extends TensorWindow implements LongDataBuffer {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) {
       return true;
     }
