@@ -4,6 +4,8 @@
 //! docs/benchmarks.md. Criterion's "elem/s" for the MatMul group are FLOP/s
 //! (2·n³ per product).
 #![allow(clippy::unwrap_used)]
+// Tests and benchmarks size their data freely (clippy.toml guards the library).
+#![allow(clippy::disallowed_methods, clippy::disallowed_macros)]
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -201,7 +201,10 @@ pub struct Job {
 impl Job {
     fn run(&self, executor: &Executor, relieve: &mut dyn FnMut() -> bool) {
         let registry = Registry::global();
-        let mut tensors = SmallVec::<[Arc<Tensor>; 4]>::new();
+        let mut tensors = match crate::alloc::small::<[Arc<Tensor>; 4]>(self.inputs.len()) {
+            Ok(v) => v,
+            Err(e) => return self.output.settle(Err(e)),
+        };
         for input in &self.inputs {
             match input.clone().resolve() {
                 Ok(t) => tensors.push(t),
@@ -521,6 +524,8 @@ impl Executor {
     /// one is kept (as TensorFlow's sync does): later failures in the same
     /// interval stay with their outputs' promises and are not reported here.
     pub fn sync(&self) -> Result<()> {
+        // One slot, for the one answer: a constant size.
+        #[allow(clippy::disallowed_methods)]
         let (tx, rx) = crossbeam_channel::bounded(1);
         self.send(Msg::Barrier(tx))?;
         rx.recv().map_err(|_| closed())?;

@@ -36,7 +36,7 @@ struct Slab<T> {
 }
 
 /// How many values were ever inserted, and removed per kind (the caller's
-/// reasons, e.g. explicit / cleanup / close). Kept under the table's lock,
+/// reasons, e.g. explicit / scope / cleanup / close). Kept under the table's lock,
 /// which every insert and remove takes anyway, so counting costs no atomic
 /// operation of its own and a snapshot is always consistent:
 /// `inserted == removed.sum() + live`.
@@ -48,7 +48,7 @@ pub struct Counts {
 }
 
 /// Number of removal kinds [`Counts`] tells apart.
-pub const REMOVE_KINDS: usize = 3;
+pub const REMOVE_KINDS: usize = 4;
 
 /// A thread-safe table of values addressed by generation-checked handles.
 /// The lock is held only to move a value in or out, never while a value is
@@ -126,9 +126,11 @@ impl<T: Clone> HandleTable<T> {
             None => {
                 let i = u32::try_from(slab.slots.len())
                     .map_err(|_| Error::state("handle table is full"))?;
-                slab.slots
-                    .try_reserve(1)
-                    .map_err(|_| Error::state("handle table cannot grow"))?;
+                // The free list has room for every slot, so freeing one never
+                // needs to allocate.
+                crate::alloc::reserve_one(&mut slab.slots)?;
+                let free = slab.free.len();
+                crate::alloc::reserve(&mut slab.free, slab.slots.capacity().saturating_sub(free))?;
                 slab.slots.push(Slot {
                     generation: 1,
                     value: None,
@@ -306,17 +308,25 @@ impl<T: Clone> HandleTable<T> {
     }
 
     fn drain_locked(slab: &mut Slab<T>, kind: usize) -> Vec<T> {
-        let mut out = Vec::with_capacity(slab.counts.live as usize);
+        let live = slab.counts.live as usize;
+        // The values are dropped by the caller, after the lock is let go; if
+        // no room can be had for them, they are dropped here, under it.
+        let mut out = crate::alloc::with_room(live).unwrap_or_default();
+        let room = out.capacity() >= live;
+        let mut removed = 0;
         for (i, slot) in slab.slots.iter_mut().enumerate() {
             if let Some(v) = slot.value.take() {
-                out.push(v);
+                removed += 1;
+                if room {
+                    out.push(v);
+                }
                 slot.generation += 1;
                 if slot.generation < GEN_MAX {
                     slab.free.push(i as u32);
                 }
             }
         }
-        slab.counts.removed[kind] += out.len() as u64;
+        slab.counts.removed[kind] += removed;
         slab.counts.live = 0;
         out
     }
@@ -348,7 +358,7 @@ mod tests {
         assert_eq!(t.counts().live, 1);
         assert_eq!(t.drain(2), vec![8]);
         let c = t.counts();
-        assert_eq!((c.inserted, c.removed, c.live), (2, [1, 0, 1], 0));
+        assert_eq!((c.inserted, c.removed, c.live), (2, [1, 0, 1, 0], 0));
         Ok(())
     }
 
@@ -370,7 +380,7 @@ mod tests {
         assert!(t.get(b).is_err() && t.find(a).is_none() && t.remove(b, 0).is_none());
         assert!(t.update(b, |_| Ok(())).is_err());
         let c = t.counts();
-        assert_eq!((c.inserted, c.removed, c.live), (2, [1, 0, 1], 0));
+        assert_eq!((c.inserted, c.removed, c.live), (2, [1, 0, 1, 0], 0));
         Ok(())
     }
 

@@ -8,16 +8,23 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use crate::error::{Error, Result};
+use crate::handles::{Counts, REMOVE_KINDS};
 
 /// Process-wide counters behind `NativeMemory`.
 pub struct GlobalMemory {
     live_bytes: AtomicU64,
     peak_bytes: AtomicU64,
+    /// Collections requested by any session (rare: one per collection).
+    gc_requests: AtomicU64,
+    /// `NativeMemoryExhaustedException`s thrown to callers (counted by Java).
+    limit_exhaustions: AtomicU64,
 }
 
 static GLOBAL: GlobalMemory = GlobalMemory {
     live_bytes: AtomicU64::new(0),
     peak_bytes: AtomicU64::new(0),
+    gc_requests: AtomicU64::new(0),
+    limit_exhaustions: AtomicU64::new(0),
 };
 
 impl GlobalMemory {
@@ -30,32 +37,94 @@ impl GlobalMemory {
     pub fn peak_bytes(&self) -> u64 {
         self.peak_bytes.load(Ordering::Relaxed)
     }
-    /// Tensors held by every session, summed over what [`count_tensors_of`]
-    /// registered, on demand (a rare read) instead of a shared counter
-    /// bumped by every op.
-    pub fn live_tensors(&self) -> u64 {
+    /// Tensor counts of every table [`count_tensors_of`] registered, those
+    /// retired included, summed on demand (a rare read) instead of shared
+    /// counters bumped by every op: each table counts under the lock its
+    /// inserts and removes take anyway. Each table's snapshot is consistent,
+    /// so the sum is too: `inserted == removed.sum() + live`.
+    pub fn tensor_counts(&self) -> Counts {
         let holders = HOLDERS.lock().unwrap_or_else(|p| p.into_inner());
         holders
+            .live
             .iter()
             .filter_map(Weak::upgrade)
-            .map(|h| h.live_tensors())
-            .sum()
+            .fold(holders.retired, |sum, h| add(sum, h.counts()))
+    }
+
+    /// Collections requested by every session so far.
+    pub fn gc_requests(&self) -> u64 {
+        self.gc_requests.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn count_gc_request(&self) {
+        self.gc_requests.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Times the hard limit's exception reached a caller (after any retry).
+    pub fn limit_exhaustions(&self) -> u64 {
+        self.limit_exhaustions.load(Ordering::Relaxed)
+    }
+
+    pub fn count_limit_exhaustion(&self) {
+        self.limit_exhaustions.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+fn add(a: Counts, b: Counts) -> Counts {
+    let mut removed = a.removed;
+    for (sum, n) in removed.iter_mut().zip(b.removed) {
+        *sum += n;
+    }
+    Counts {
+        inserted: a.inserted + b.inserted,
+        removed,
+        live: a.live + b.live,
     }
 }
 
 /// What holds tensors and counts them itself (a session's handle table).
 pub(crate) trait TensorHolder: Send + Sync {
-    fn live_tensors(&self) -> u64;
+    fn counts(&self) -> Counts;
 }
 
-static HOLDERS: Mutex<Vec<Weak<dyn TensorHolder>>> = Mutex::new(Vec::new());
+/// The tables counted in [`GlobalMemory::tensor_counts`]: those alive, and
+/// the final counts of those retired.
+struct Holders {
+    live: Vec<Weak<dyn TensorHolder>>,
+    retired: Counts,
+}
 
-/// Counts `holder`'s tensors in [`GlobalMemory::live_tensors`] for as long
-/// as it lives.
+static HOLDERS: Mutex<Holders> = Mutex::new(Holders {
+    live: Vec::new(),
+    retired: Counts {
+        inserted: 0,
+        removed: [0; REMOVE_KINDS],
+        live: 0,
+    },
+});
+
+/// Counts `holder`'s tensors in [`GlobalMemory::tensor_counts`] until
+/// [`retire`] (which its owner calls before letting it go).
 pub(crate) fn count_tensors_of(holder: Weak<dyn TensorHolder>) {
     let mut holders = HOLDERS.lock().unwrap_or_else(|p| p.into_inner());
-    holders.retain(|h| h.strong_count() > 0);
-    holders.push(holder);
+    holders.live.retain(|h| h.strong_count() > 0);
+    holders.live.push(holder);
+}
+
+/// Moves `holder`'s counts, final now (its table is closed or about to be
+/// dropped), into the retired sum, so process-wide counts never go down.
+/// Under the one lock readers take: a reader sees them in one place or the
+/// other, never both. Does nothing the second time.
+pub(crate) fn retire(holder: &dyn TensorHolder) {
+    let mut holders = HOLDERS.lock().unwrap_or_else(|p| p.into_inner());
+    let at = holders
+        .live
+        .iter()
+        .position(|h| std::ptr::addr_eq(h.as_ptr(), holder as *const dyn TensorHolder));
+    if let Some(at) = at {
+        holders.live.swap_remove(at);
+        holders.retired = add(holders.retired, holder.counts());
+    }
 }
 
 /// One owner's byte account (a session, or the pool of standalone tensors):

@@ -124,15 +124,21 @@ pub fn in_kernel<'a>(
     inputs: impl Iterator<Item = (String, &'a crate::tensor::Tensor)>,
     payload: &(dyn Any + Send),
 ) -> String {
+    // The first few inputs: a list op may have up to `alloc::MAX_INPUTS`.
+    const LISTED: usize = 16;
     let mut text = format!("{op} (inputs:");
-    let mut any = false;
+    let mut count = 0usize;
     for (name, t) in inputs {
-        let sep = if any { "," } else { "" };
-        let _ = write!(text, "{sep} {name} {} {:?}", t.dtype(), t.shape());
-        any = true;
+        if count < LISTED {
+            let sep = if count > 0 { "," } else { "" };
+            let _ = write!(text, "{sep} {name} {} {:?}", t.dtype(), t.shape());
+        }
+        count += 1;
     }
-    if !any {
+    if count == 0 {
         text.push_str(" none");
+    } else if count > LISTED {
+        let _ = write!(text, ", and {} more", count - LISTED);
     }
     let _ = write!(text, ") panicked: {}", describe(payload));
     text

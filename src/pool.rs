@@ -128,9 +128,7 @@ pub(crate) fn obtain<T: Element>(n: usize) -> Option<Vec<T>> {
     if let Some(v) = take(n) {
         return Some(v);
     }
-    let mut v = Vec::new();
-    v.try_reserve_exact(capacity_for::<T>(n)).ok()?;
-    Some(v)
+    crate::alloc::with_room(capacity_for::<T>(n)).ok()
 }
 
 /// A pooled vector with room for `n` elements, its old contents kept.

@@ -29,15 +29,6 @@ fn refused(n: usize, elem_size: usize, limit: Option<u64>) -> Error {
     }
 }
 
-/// Collects at most `n` items into a vector reserved fallibly for `n`.
-pub fn try_collect<T>(n: usize, items: impl IntoIterator<Item = T>) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n)
-        .map_err(|_| refused(n, std::mem::size_of::<T>(), None))?;
-    v.extend(items.into_iter().take(n));
-    Ok(v)
-}
-
 /// A kernel's temporary vector: reserved fallibly, counted against the
 /// account's limit while it lives when large, and recycled through the pool.
 pub struct Scratch<T: Element> {
@@ -73,7 +64,7 @@ impl<T: Element> Scratch<T> {
     /// `n` copies of `value`.
     pub fn filled(account: &Arc<MemoryAccount>, n: usize, value: T) -> Result<Scratch<T>> {
         let mut s = Self::with_capacity(account, n)?;
-        s.data.resize(n, value);
+        crate::alloc::fill_within(&mut s.data, n, value);
         Ok(s)
     }
 
@@ -169,7 +160,7 @@ mod tests {
             Err(Error::MemoryExhausted { .. })
         ));
         assert_eq!(acc.scratch_bytes(), 0);
-        assert!(try_collect(n, 0..3u32).is_err());
+        assert!(crate::alloc::collect(n, 0..3u32).is_err());
         assert!(Scratch::<f64>::with_capacity(&acc, usize::MAX).is_err());
     }
 

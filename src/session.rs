@@ -8,6 +8,7 @@ use std::sync::{Arc, LazyLock, Mutex, Weak};
 
 use smallvec::SmallVec;
 
+use crate::alloc::{self, MAX_INPUTS};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::executor::{Entry, Executor, Job, Promise};
@@ -24,6 +25,8 @@ pub enum FreeReason {
     Explicit,
     /// The cleanup strategy found its owner unreachable.
     Cleanup,
+    /// The `EagerScope` that owned it closed.
+    Scope,
 }
 
 impl FreeReason {
@@ -31,6 +34,7 @@ impl FreeReason {
         match code {
             wire::FREED_EXPLICITLY => Ok(FreeReason::Explicit),
             wire::FREED_BY_CLEANUP => Ok(FreeReason::Cleanup),
+            wire::FREED_BY_SCOPE => Ok(FreeReason::Scope),
             _ => Err(Error::invalid(format!("unknown free reason {code}"))),
         }
     }
@@ -40,11 +44,12 @@ impl FreeReason {
         match self {
             FreeReason::Explicit => REMOVED_EXPLICITLY,
             FreeReason::Cleanup => REMOVED_BY_CLEANUP,
+            FreeReason::Scope => REMOVED_BY_SCOPE,
         }
     }
 }
 
-const _: () = assert!(REMOVED_AT_CLOSE < REMOVE_KINDS);
+const _: () = assert!(REMOVED_AT_CLOSE < REMOVE_KINDS && REMOVED_BY_SCOPE < REMOVE_KINDS);
 
 /// Settings fixed when a session is created.
 #[derive(Clone, Debug, Default)]
@@ -72,7 +77,8 @@ struct Pressure {
 }
 
 /// A snapshot of a session's counters. `created == freed_explicitly +
-/// freed_by_cleanup + freed_at_close + live_tensors` by construction.
+/// freed_by_scope + freed_by_cleanup + freed_at_close + live_tensors` by
+/// construction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SessionStats {
     pub live_tensors: u64,
@@ -83,12 +89,51 @@ pub struct SessionStats {
     pub freed_by_cleanup: u64,
     pub freed_at_close: u64,
     pub gc_requests: u64,
+    pub freed_by_scope: u64,
+}
+
+/// The process-wide counts behind `NativeMemory`: every session's and the
+/// standalone tensors', over the library's life (sessions closed long ago
+/// included). `created == freed_explicitly + freed_by_scope +
+/// freed_by_cleanup + freed_at_close + live_tensors` in every snapshot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProcessStats {
+    /// Sessions opened and not closed yet (see [`crate::sessions`]).
+    pub open_sessions: u64,
+    pub live_tensors: u64,
+    pub created: u64,
+    pub freed_explicitly: u64,
+    pub freed_by_scope: u64,
+    pub freed_by_cleanup: u64,
+    pub freed_at_close: u64,
+    pub gc_requests: u64,
+    pub limit_exhaustions: u64,
+}
+
+impl ProcessStats {
+    /// The counts now, with `open_sessions` as the caller knows it.
+    pub fn now(open_sessions: u64) -> ProcessStats {
+        let g = memory::GlobalMemory::get();
+        let c = g.tensor_counts();
+        ProcessStats {
+            open_sessions,
+            live_tensors: c.live,
+            created: c.inserted,
+            freed_explicitly: c.removed[REMOVED_EXPLICITLY],
+            freed_by_scope: c.removed[REMOVED_BY_SCOPE],
+            freed_by_cleanup: c.removed[REMOVED_BY_CLEANUP],
+            freed_at_close: c.removed[REMOVED_AT_CLOSE],
+            gc_requests: g.gc_requests(),
+            limit_exhaustions: g.limit_exhaustions(),
+        }
+    }
 }
 
 /// Removal kinds of the handle table's counters.
 const REMOVED_EXPLICITLY: usize = 0;
 const REMOVED_BY_CLEANUP: usize = 1;
 const REMOVED_AT_CLOSE: usize = 2;
+const REMOVED_BY_SCOPE: usize = 3;
 
 /// Handles of one op's outputs; ops with at most two need no heap allocation.
 pub type Outputs = SmallVec<[u64; 2]>;
@@ -119,8 +164,8 @@ pub struct Session {
 type Table = HandleTable<Entry>;
 
 impl TensorHolder for Table {
-    fn live_tensors(&self) -> u64 {
-        self.counts().live
+    fn counts(&self) -> crate::handles::Counts {
+        HandleTable::counts(self)
     }
 }
 
@@ -142,6 +187,15 @@ pub fn scratch_scalar(dtype: DataType, value: f64) -> Result<Tensor> {
         DataType::Bool => Tensor::scalar(a, value != 0.0),
         DataType::String => Err(Error::invalid("a STRING scalar cannot hold a number")),
     }
+}
+
+/// `n`, if op `op` may take that many inputs ([`MAX_INPUTS`]).
+pub fn check_inputs(op: usize, n: usize) -> Result<usize> {
+    alloc::within(
+        format_args!("{}: the number of inputs", Registry::global().name(op)),
+        n,
+        MAX_INPUTS,
+    )
 }
 
 static STANDALONE: LazyLock<Session> = LazyLock::new(|| Session::new(SessionOptions::default()));
@@ -319,7 +373,7 @@ impl Session {
             && registry.single_output(op)
         {
             let h = self.enqueue(executor, op, inputs, None, list_lens, attrs.clone())?;
-            return Ok(smallvec::smallvec![h]);
+            return Ok(Outputs::from_iter([h]));
         }
         let tensors = self.inputs(op, inputs, None)?;
         let outputs = registry.run(op, &self.account, &tensors, list_lens, attrs)?;
@@ -338,6 +392,7 @@ impl Session {
         list_lens: Option<&[i32]>,
         attrs: &Attrs,
     ) -> Result<Outputs> {
+        check_inputs(op, tensors.len())?;
         let outputs = Registry::global().run(op, &self.account, tensors, list_lens, attrs)?;
         self.table
             .insert_all(outputs.into_iter().map(|t| Entry::Ready(Arc::new(t))))
@@ -367,32 +422,22 @@ impl Session {
         }
     }
 
-    /// The entries behind `inputs`, then `extra` (see [`Self::small_vec`]).
+    /// The entries behind `inputs`, then `extra`, in an inline vector for
+    /// up to four (no heap allocation on the common path); at most
+    /// [`MAX_INPUTS`] in all.
     fn entries(
         &self,
         op: usize,
         inputs: &[u64],
         extra: Option<Tensor>,
     ) -> Result<SmallVec<[Entry; 4]>> {
-        let mut entries = self.small_vec(inputs.len() + usize::from(extra.is_some()))?;
+        let n = check_inputs(op, inputs.len() + usize::from(extra.is_some()))?;
+        let mut entries = alloc::small(n)?;
         self.table
             .get_many(inputs, &mut entries)
             .map_err(|e| e.in_op(Registry::global().name(op)))?;
         entries.extend(extra.map(|t| Entry::Ready(Arc::new(t))));
         Ok(entries)
-    }
-
-    /// An inline vector for up to four items (no heap allocation on the
-    /// common path); room for a longer one (as long as a caller's array) is
-    /// reserved fallibly.
-    fn small_vec<T>(&self, n: usize) -> Result<SmallVec<[T; 4]>> {
-        let mut v = SmallVec::new();
-        v.try_reserve(n).map_err(|_| Error::MemoryExhausted {
-            requested: n.saturating_mul(std::mem::size_of::<T>()) as u64,
-            live: self.account.live_bytes(),
-            limit: None,
-        })?;
-        Ok(v)
     }
 
     /// The input tensors of a synchronous run; pending ones are waited for.
@@ -403,7 +448,7 @@ impl Session {
         extra: Option<Tensor>,
     ) -> Result<SmallVec<[Arc<Tensor>; 4]>> {
         let entries = self.entries(op, inputs, extra)?;
-        let mut tensors = self.small_vec(entries.len())?;
+        let mut tensors = alloc::small(entries.len())?;
         for e in entries {
             tensors.push(e.resolve()?);
         }
@@ -489,6 +534,7 @@ impl Session {
         let all = self.table.close(REMOVED_AT_CLOSE);
         let n = all.len();
         drop(all);
+        memory::retire(&*self.table);
         drop(
             self.pool_allowance
                 .lock()
@@ -514,6 +560,7 @@ impl Session {
     /// Counts one request for a garbage collection.
     pub fn count_gc_request(&self) {
         self.counters.gc_requests.fetch_add(1, Ordering::Relaxed);
+        memory::GlobalMemory::get().count_gc_request();
     }
 
     pub fn stats(&self) -> SessionStats {
@@ -528,6 +575,7 @@ impl Session {
             freed_by_cleanup: c.removed[REMOVED_BY_CLEANUP],
             freed_at_close: c.removed[REMOVED_AT_CLOSE],
             gc_requests: self.counters.gc_requests.load(Ordering::Relaxed),
+            freed_by_scope: c.removed[REMOVED_BY_SCOPE],
         }
     }
 }
@@ -538,6 +586,8 @@ impl Drop for Session {
             e.shutdown();
         }
         self.free_all();
+        // Counts final now: nothing else holds the table.
+        memory::retire(&*self.table);
     }
 }
 
@@ -573,6 +623,81 @@ mod tests {
         let many = s.execute(op, &[two], None, &Attrs::new())?;
         assert_eq!(many.len(), 2);
         assert_eq!(s.stats().created, before.created + 3);
+        Ok(())
+    }
+
+    fn invariant(p: &ProcessStats) {
+        assert_eq!(
+            p.created,
+            p.freed_explicitly
+                + p.freed_by_scope
+                + p.freed_by_cleanup
+                + p.freed_at_close
+                + p.live_tensors,
+            "{p:?}"
+        );
+    }
+
+    #[test]
+    fn each_free_reason_has_its_counter_in_the_session_and_the_process() -> Result<()> {
+        // Other tests run at the same time: the process counts grow by at least this test's.
+        let before = crate::sessions::process_stats();
+        invariant(&before);
+        let s = Session::new(SessionOptions::default());
+        let h: Vec<u64> = (0..6).map(|i| int_scalar(&s, i)).collect::<Result<_>>()?;
+        assert!(s.free(h[0], FreeReason::Explicit));
+        assert_eq!(s.free_many(&h[1..3], FreeReason::Scope), 2);
+        assert!(s.free(h[3], FreeReason::Cleanup));
+        assert!(!s.free(h[1], FreeReason::Scope), "counted once");
+        s.count_gc_request();
+        let st = s.stats();
+        assert_eq!(
+            (st.created, st.freed_explicitly, st.freed_by_scope),
+            (6, 1, 2)
+        );
+        assert_eq!(
+            (st.freed_by_cleanup, st.freed_at_close, st.live_tensors),
+            (1, 0, 2)
+        );
+        let during = crate::sessions::process_stats();
+        invariant(&during);
+        assert!(during.created >= before.created + 6);
+        // Dropped without close: its counts stay in the process's, freed at close.
+        drop(s);
+        let after = crate::sessions::process_stats();
+        invariant(&after);
+        assert!(after.created >= before.created + 6, "{before:?} {after:?}");
+        assert!(after.freed_explicitly > before.freed_explicitly);
+        assert!(after.freed_by_scope >= before.freed_by_scope + 2);
+        assert!(after.freed_by_cleanup > before.freed_by_cleanup);
+        assert!(after.freed_at_close >= before.freed_at_close + 2);
+        assert!(after.gc_requests > before.gc_requests);
+        Ok(())
+    }
+
+    #[test]
+    fn a_closed_session_keeps_its_counts_in_the_process() -> Result<()> {
+        let id = crate::sessions::open(SessionOptions::default())?;
+        let opened = crate::sessions::process_stats();
+        assert!(opened.open_sessions >= 1);
+        {
+            let s = crate::sessions::lookup(id)?;
+            int_scalar(&s, 1)?;
+            let h = int_scalar(&s, 2)?;
+            assert!(s.free(h, FreeReason::Scope));
+        }
+        let before_close = crate::sessions::process_stats();
+        let closed = crate::sessions::close(id)?;
+        assert_eq!(
+            (closed.created, closed.freed_by_scope, closed.freed_at_close),
+            (2, 1, 1)
+        );
+        let after = crate::sessions::process_stats();
+        invariant(&after);
+        // Retired, not forgotten and not counted twice: never less than before.
+        assert!(after.created >= before_close.created);
+        assert!(after.freed_by_scope >= before_close.freed_by_scope);
+        assert!(after.freed_at_close > before_close.freed_at_close);
         Ok(())
     }
 

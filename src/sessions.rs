@@ -24,7 +24,7 @@ use std::sync::{Arc, LazyLock};
 
 use crate::error::{Error, Result};
 use crate::handles::{HandleTable, SESSION_TAG};
-use crate::session::{Session, SessionOptions, SessionStats};
+use crate::session::{ProcessStats, Session, SessionOptions, SessionStats};
 use crate::wire::CLOSED_MESSAGE;
 
 /// The id that names the session of standalone tensors.
@@ -116,6 +116,11 @@ fn lookup_in_table(id: u64) -> Result<SessionRef> {
     // Fails only while the thread is exiting; the call then goes uncached.
     let _ = LAST.try_with(|last| last.replace(Some(Rc::clone(&cached))));
     Ok(SessionRef(Held::Registered(cached)))
+}
+
+/// The process-wide counts, with the sessions open now (the registered ids).
+pub fn process_stats() -> ProcessStats {
+    ProcessStats::now(SESSIONS.counts().live)
 }
 
 /// Closes the session behind `id` and returns its final stats. Closing an id

@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+use crate::alloc;
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::memory::{BufferGuard, MemoryAccount};
@@ -97,12 +98,10 @@ impl StringAllocation {
         if crate::faults::allocation_refused() {
             return Err(refused());
         }
-        let mut strings = Strings::default();
-        strings
-            .bytes
-            .try_reserve_exact(total)
-            .map_err(|_| refused())?;
-        strings.ends.try_reserve_exact(n).map_err(|_| refused())?;
+        let strings = Strings {
+            bytes: alloc::with_room(total).map_err(|_| refused())?,
+            ends: alloc::with_room(n).map_err(|_| refused())?,
+        };
         guard.allocated();
         Ok(StringAllocation {
             strings,
@@ -172,7 +171,7 @@ impl StringAllocation {
             ))
             .into());
         }
-        self.strings.bytes.resize(self.total, 0);
+        alloc::fill_within(&mut self.strings.bytes, self.total, 0);
         fill(&mut self.strings.bytes)?;
         Ok(self.into_tensor(shape)?)
     }

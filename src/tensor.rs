@@ -100,10 +100,18 @@ pub fn byte_size(dtype: DataType, n: usize) -> Result<u64> {
 pub const MAX_DIM: usize = i64::MAX as usize;
 
 /// Number of elements of `shape`. Every tensor's shape passes here, so this
-/// is where a shape Java could not hold is refused: a dimension or an element
-/// count past `i64::MAX` is an error, even with zero elements (a product that
-/// overflows on the way to a zero is refused as well, as TensorFlow does).
+/// is where a shape Java could not hold is refused: a rank past
+/// [`MAX_RANK`](crate::alloc::MAX_RANK), a dimension or an element count past
+/// `i64::MAX` is an error, even with zero elements (a product that overflows
+/// on the way to a zero is refused as well, as TensorFlow does).
 pub fn num_elements(shape: &[usize]) -> Result<usize> {
+    if shape.len() > crate::alloc::MAX_RANK {
+        return Err(Error::invalid(format!(
+            "a shape of rank {} is more than the maximum of {}",
+            shape.len(),
+            crate::alloc::MAX_RANK
+        )));
+    }
     let mut n = 1usize;
     for &d in shape {
         n = n
@@ -139,13 +147,13 @@ impl<T: Element> Allocation<T> {
         #[cfg(any(test, feature = "testing"))]
         if let Some(pattern) = pool::poison::pattern() {
             a.data.clear();
-            a.data.resize(n, T::poison(pattern));
+            crate::alloc::fill_within(&mut a.data, n, T::poison(pattern));
             return Ok(a);
         }
         if a.data.len() >= n {
             a.data.truncate(n);
         } else {
-            a.data.resize(n, T::default());
+            crate::alloc::fill_within(&mut a.data, n, T::default());
         }
         Ok(a)
     }
@@ -224,7 +232,7 @@ impl Tensor {
         }
         let mut a = Allocation::<T>::new(account, n)?;
         a.data.extend_from_slice(data);
-        a.into_tensor(shape.to_vec())
+        a.into_tensor(crate::alloc::copied(shape)?)
     }
 
     /// A scalar tensor.
@@ -240,8 +248,8 @@ impl Tensor {
     ) -> Result<Tensor> {
         let n = num_elements(shape)?;
         let mut a = Allocation::<T>::new(account, n)?;
-        a.data.resize(n, value);
-        a.into_tensor(shape.to_vec())
+        crate::alloc::fill_within(&mut a.data, n, value);
+        a.into_tensor(crate::alloc::copied(shape)?)
     }
 
     pub fn dtype(&self) -> DataType {

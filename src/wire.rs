@@ -10,7 +10,7 @@ use std::fmt::Write;
 /// Defines each constant and lists it, under the same name, in [`text`].
 macro_rules! wire {
     ($($(#[$doc:meta])* $name:ident: $ty:ty = $value:expr;)*) => {
-        $($(#[$doc])* pub(crate) const $name: $ty = $value;)*
+        $($(#[$doc])* pub const $name: $ty = $value;)*
 
         /// Every constant as a line `NAME=value`, in definition order.
         pub(crate) fn text() -> String {
@@ -29,6 +29,8 @@ wire! {
     FREED_EXPLICITLY: i32 = 0;
     /// Free reason: the cleanup strategy found the owner unreachable.
     FREED_BY_CLEANUP: i32 = 1;
+    /// Free reason: the `EagerScope` that owned the tensor closed.
+    FREED_BY_SCOPE: i32 = 2;
 
     // Positions in the array `Native.stats` and `Native.closeSession` fill
     // (Java's `SessionStats`).
@@ -40,14 +42,24 @@ wire! {
     STATS_FREED_BY_CLEANUP: usize = 5;
     STATS_FREED_AT_CLOSE: usize = 6;
     STATS_GC_REQUESTS: usize = 7;
-    STATS_LENGTH: usize = 8;
+    STATS_FREED_BY_SCOPE: usize = 8;
+    STATS_LENGTH: usize = 9;
 
     // Positions in the array `Native.memoryStats` fills (`NativeMemory`).
+    // From `MEMORY_CREATED_TENSORS` on, counts since the library loaded.
     MEMORY_LIVE_BYTES: usize = 0;
     MEMORY_PEAK_BYTES: usize = 1;
     MEMORY_LIVE_TENSORS: usize = 2;
     MEMORY_POOLED_BYTES: usize = 3;
-    MEMORY_LENGTH: usize = 4;
+    MEMORY_OPEN_SESSIONS: usize = 4;
+    MEMORY_CREATED_TENSORS: usize = 5;
+    MEMORY_FREED_EXPLICITLY: usize = 6;
+    MEMORY_FREED_BY_SCOPE: usize = 7;
+    MEMORY_FREED_BY_CLEANUP: usize = 8;
+    MEMORY_FREED_AT_CLOSE: usize = 9;
+    MEMORY_GC_REQUESTS: usize = 10;
+    MEMORY_LIMIT_EXHAUSTIONS: usize = 11;
+    MEMORY_LENGTH: usize = 12;
 
     // Attribute kinds in the flat encoding Java sends: records of
     // `[name index, kind, count, payload...]` (see `Attrs::decode`).
@@ -95,12 +107,21 @@ mod tests {
             STATS_FREED_BY_CLEANUP,
             STATS_FREED_AT_CLOSE,
             STATS_GC_REQUESTS,
+            STATS_FREED_BY_SCOPE,
         ];
         let memory = [
             MEMORY_LIVE_BYTES,
             MEMORY_PEAK_BYTES,
             MEMORY_LIVE_TENSORS,
             MEMORY_POOLED_BYTES,
+            MEMORY_OPEN_SESSIONS,
+            MEMORY_CREATED_TENSORS,
+            MEMORY_FREED_EXPLICITLY,
+            MEMORY_FREED_BY_SCOPE,
+            MEMORY_FREED_BY_CLEANUP,
+            MEMORY_FREED_AT_CLOSE,
+            MEMORY_GC_REQUESTS,
+            MEMORY_LIMIT_EXHAUSTIONS,
         ];
         for (layout, length) in [(&stats[..], STATS_LENGTH), (&memory[..], MEMORY_LENGTH)] {
             let mut sorted = layout.to_vec();

@@ -12,13 +12,14 @@ use super::{
     Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, long_array, session_ref,
     shape_of,
 };
+use crate::alloc::MAX_NAME_BYTES;
 use crate::dtype::DataType;
 use crate::error::Error;
-use crate::memory::GlobalMemory;
 use crate::ops::{Attrs, Registry, TensorOwner};
-use crate::pool;
 use crate::scratch::Scratch;
-use crate::session::{FreeReason, Session, SessionOptions, SessionStats, scratch_scalar};
+use crate::session::{
+    FreeReason, Session, SessionOptions, SessionStats, check_inputs, scratch_scalar,
+};
 use crate::sessions;
 use crate::wire;
 
@@ -32,6 +33,7 @@ fn stats_array(s: &SessionStats) -> [i64; wire::STATS_LENGTH] {
     out[wire::STATS_FREED_BY_CLEANUP] = s.freed_by_cleanup as i64;
     out[wire::STATS_FREED_AT_CLOSE] = s.freed_at_close as i64;
     out[wire::STATS_GC_REQUESTS] = s.gc_requests as i64;
+    out[wire::STATS_FREED_BY_SCOPE] = s.freed_by_scope as i64;
     out
 }
 
@@ -171,43 +173,17 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_stats<'l>(
 }
 
 #[unsafe(no_mangle)]
-pub extern "system" fn Java_io_eagerflow_internal_Native_memoryStats<'l>(
-    mut env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-    out: JLongArray<'l>,
-) {
-    boundary(&mut env, "memoryStats", |env| {
-        let g = GlobalMemory::get();
-        let mut values = [0; wire::MEMORY_LENGTH];
-        values[wire::MEMORY_LIVE_BYTES] = g.live_bytes() as i64;
-        values[wire::MEMORY_PEAK_BYTES] = g.peak_bytes() as i64;
-        values[wire::MEMORY_LIVE_TENSORS] = g.live_tensors() as i64;
-        values[wire::MEMORY_POOLED_BYTES] = pool::idle_bytes() as i64;
-        out.set_region(env, 0, &values)?;
-        Ok(())
-    })
-}
-
-/// Releases every idle pooled buffer; returns the bytes released.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_io_eagerflow_internal_Native_trimPool<'l>(
-    mut env: EnvUnowned<'l>,
-    _class: JClass<'l>,
-) -> jlong {
-    boundary(&mut env, "trimPool", |_| {
-        Ok(i64::try_from(pool::trim()).unwrap_or(i64::MAX))
-    })
-}
-
-#[unsafe(no_mangle)]
 pub extern "system" fn Java_io_eagerflow_internal_Native_opIndex<'l>(
     mut env: EnvUnowned<'l>,
     _class: JClass<'l>,
     op_type: JString<'l>,
 ) -> jint {
     boundary(&mut env, "opIndex", |env| {
-        let name = op_type.try_to_string(env)?;
-        Ok(Registry::global().lookup(&name)? as jint)
+        // Measured in the JVM's own buffer before a Rust copy is made.
+        let chars = op_type.mutf8_chars(env)?;
+        let bytes = chars.to_bytes().len();
+        crate::alloc::within("an op type name's length in bytes", bytes, MAX_NAME_BYTES)?;
+        Ok(Registry::global().lookup(&chars.to_str())? as jint)
     })
 }
 
@@ -327,6 +303,12 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
 ) -> JLongArray<'l> {
     boundary(&mut env, "execute", |env| {
         let session = session_ref(session_ptr)?;
+        let n = if inputs.is_null() {
+            0
+        } else {
+            inputs.len(env)?
+        };
+        check_inputs(op as usize, n)?;
         let handles = long_array(env, &inputs, session.account())?;
         let (lens, attrs) = lens_and_attrs(env, &session, op, &list_lens, &attrs)?;
         let outputs =
@@ -358,6 +340,12 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_executeMixed<'l>(
 ) -> JLongArray<'l> {
     boundary(&mut env, "executeMixed", |env| {
         let session = session_ref(session_id)?;
+        let n = if inputs.is_null() {
+            0
+        } else {
+            inputs.len(env)?
+        };
+        check_inputs(op as usize, n.saturating_add(1))?;
         let handles = long_array(env, &inputs, session.account())?;
         let owners = long_array(env, &input_sessions, session.account())?;
         let name = Registry::global().name(op as usize);
@@ -368,14 +356,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_executeMixed<'l>(
                 owners.len()
             ))));
         }
-        let mut tensors = Vec::new();
-        tensors
-            .try_reserve(handles.len() + 1)
-            .map_err(|_| Error::MemoryExhausted {
-                requested: handles.len() as u64,
-                live: session.account().live_bytes(),
-                limit: None,
-            })?;
+        let mut tensors = crate::alloc::with_room(handles.len() + 1)?;
         for (&h, &owner) in handles.iter().zip(owners.iter()) {
             let t = if owner == session_id {
                 session.tensor(h as u64)
@@ -441,7 +422,7 @@ fn output_array<'l>(
     outputs: crate::session::Outputs,
 ) -> Result<JLongArray<'l>, Failure> {
     let out = env.new_long_array(outputs.len())?;
-    let mut outputs: Vec<i64> = outputs.into_iter().map(|h| h as i64).collect();
+    let mut outputs = crate::alloc::collect(outputs.len(), outputs.iter().map(|&h| h as i64))?;
     if let Some(first) = outputs.first_mut() {
         *first = signal(session, *first as u64);
     }
@@ -461,7 +442,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_describe<'l>(
     boundary(&mut env, "describe", |env| {
         let session = session_ref(session)?;
         let (dtype, shape) = session.describe(handle as u64, wait)?;
-        let mut info = Vec::with_capacity(2 + shape.len());
+        let mut info = crate::alloc::with_room(2 + shape.len())?;
         info.push(i64::from(dtype.code()));
         info.push(shape.len() as i64);
         info.extend(shape.iter().map(|&d| d as i64));

@@ -7,6 +7,7 @@
 //! with the `testing` feature.
 
 mod exports;
+mod process;
 mod strings;
 #[cfg(feature = "testing")]
 mod testing;
@@ -22,6 +23,7 @@ use jni::{Env, EnvUnowned, jni_str};
 
 use std::sync::Arc;
 
+use crate::alloc::MAX_RANK;
 use crate::error::Error;
 use crate::memory::MemoryAccount;
 use crate::scratch::Scratch;
@@ -224,6 +226,3 @@ fn shape_of(
     }
     Ok(shape)
 }
-
-/// TensorFlow's limit on a tensor's rank (`TensorShape::MaxDimensions`).
-const MAX_RANK: usize = 254;

@@ -1,9 +1,9 @@
 //! Op attributes: the values callers set with `setAttr`, read by kernels with
 //! TensorFlow's defaults.
 
+use crate::alloc::{self, MAX_ATTR_LIST, MAX_ATTR_STRING_BYTES, MAX_RANK};
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
-use crate::scratch::try_collect;
 use crate::tensor::Tensor;
 use crate::wire;
 
@@ -215,27 +215,45 @@ impl Attrs {
             let payload = tail.get(..n).ok_or_else(bad)?;
             rest = &tail[n..];
             let single = || payload.first().copied().ok_or_else(bad);
+            // Lists as long as the caller's arrays: bounded, then copied fallibly.
+            let list = |bound: usize| {
+                alloc::within(
+                    format_args!("attribute '{name}' has a list whose length"),
+                    n,
+                    bound,
+                )
+            };
             let value = match *k {
                 wire::ATTR_INT => AttrValue::Int(single()?),
-                // Lists as long as the caller's arrays: copied fallibly.
-                wire::ATTR_INTS => AttrValue::Ints(try_collect(n, payload.iter().copied())?),
+                wire::ATTR_INTS => AttrValue::Ints(alloc::collect(
+                    list(MAX_ATTR_LIST)?,
+                    payload.iter().copied(),
+                )?),
                 wire::ATTR_FLOAT => AttrValue::Float(f32::from_bits(single()? as u32)),
-                wire::ATTR_FLOATS => AttrValue::Floats(try_collect(
-                    n,
+                wire::ATTR_FLOATS => AttrValue::Floats(alloc::collect(
+                    list(MAX_ATTR_LIST)?,
                     payload.iter().map(|&b| f32::from_bits(b as u32)),
                 )?),
                 wire::ATTR_BOOL => AttrValue::Bool(single()? != 0),
-                wire::ATTR_BOOLS => {
-                    AttrValue::Bools(try_collect(n, payload.iter().map(|&b| b != 0))?)
-                }
+                wire::ATTR_BOOLS => AttrValue::Bools(alloc::collect(
+                    list(MAX_ATTR_LIST)?,
+                    payload.iter().map(|&b| b != 0),
+                )?),
                 wire::ATTR_TYPE => AttrValue::Type(DataType::from_code(single()? as i32)?),
                 wire::ATTR_SHAPE if *count == -1 => AttrValue::Shape(None),
-                wire::ATTR_SHAPE => {
-                    AttrValue::Shape(Some(try_collect(n, payload.iter().copied())?))
+                wire::ATTR_SHAPE => AttrValue::Shape(Some(alloc::collect(
+                    alloc::within(
+                        format_args!("attribute '{name}' has a shape whose rank"),
+                        n,
+                        MAX_RANK,
+                    )?,
+                    payload.iter().copied(),
+                )?)),
+                wire::ATTR_STRING => {
+                    AttrValue::Str(unpack_string(&name, payload)?.ok_or_else(|| {
+                        Error::invalid(format!("attribute '{name}' is malformed or not UTF-8"))
+                    })?)
                 }
-                wire::ATTR_STRING => AttrValue::Str(unpack_string(payload)?.ok_or_else(|| {
-                    Error::invalid(format!("attribute '{name}' is malformed or not UTF-8"))
-                })?),
                 wire::ATTR_TENSOR => match payload {
                     [0, handle] => {
                         AttrValue::Tensor(tensor(TensorOwner::Standalone, *handle as u64)?)
@@ -262,7 +280,8 @@ impl Attrs {
 
 /// The string in [`wire::ATTR_STRING`](crate::wire::ATTR_STRING)'s payload; `None` if malformed or not UTF-8.
 /// As long as the caller's string: copied fallibly.
-fn unpack_string(payload: &[i64]) -> Result<Option<String>> {
+/// At most [`MAX_ATTR_STRING_BYTES`] long.
+fn unpack_string(name: &str, payload: &[i64]) -> Result<Option<String>> {
     let Some((&len, words)) = payload.split_first() else {
         return Ok(None);
     };
@@ -272,8 +291,13 @@ fn unpack_string(payload: &[i64]) -> Result<Option<String>> {
     else {
         return Ok(None);
     };
+    alloc::within(
+        format_args!("attribute '{name}' has a string whose length in bytes"),
+        len,
+        MAX_ATTR_STRING_BYTES,
+    )?;
     let bytes = words.iter().flat_map(|w| w.to_le_bytes()).take(len);
-    Ok(String::from_utf8(try_collect(len, bytes)?).ok())
+    Ok(String::from_utf8(alloc::collect(len, bytes)?).ok())
 }
 
 #[cfg(test)]

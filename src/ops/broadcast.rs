@@ -5,6 +5,7 @@ use ndarray::IxDyn;
 use rayon::prelude::*;
 
 use super::OpContext;
+use crate::alloc;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
@@ -15,6 +16,8 @@ pub const PARALLEL_MIN_ELEMENTS: usize = 1 << 18;
 /// The broadcast shape of `a` and `b` under NumPy rules.
 pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
     let rank = a.len().max(b.len());
+    // One entry per axis: at most alloc::MAX_RANK.
+    #[allow(clippy::disallowed_macros, clippy::disallowed_methods)]
     let mut out = vec![0; rank];
     for i in 0..rank {
         let da = if i < rank - a.len() {
@@ -133,11 +136,11 @@ pub fn unary_map<A: Element, O: Element>(
     if n < PARALLEL_MIN_ELEMENTS {
         let mut out = ctx.alloc::<O>(n)?;
         out.data.extend(xs.iter().map(|&a| f(a)));
-        return out.into_tensor(x.shape().to_vec());
+        return out.into_tensor(alloc::copied(x.shape())?);
     }
     let mut out = ctx.alloc_initialized::<O>(n)?;
     map_into(&mut out.data, xs, f);
-    out.into_tensor(x.shape().to_vec())
+    out.into_tensor(alloc::copied(x.shape())?)
 }
 
 /// Applies `f` element-wise to `x` and `y` broadcast together.
@@ -154,11 +157,11 @@ pub fn binary_map<A: Element, B: Element, O: Element>(
         if n < PARALLEL_MIN_ELEMENTS {
             let mut out = ctx.alloc::<O>(n)?;
             out.data.extend(xs.iter().zip(ys).map(|(&a, &b)| f(a, b)));
-            return out.into_tensor(x.shape().to_vec());
+            return out.into_tensor(alloc::copied(x.shape())?);
         }
         let mut out = ctx.alloc_initialized::<O>(n)?;
         zip_into(&mut out.data, xs, ys, f);
-        return out.into_tensor(x.shape().to_vec());
+        return out.into_tensor(alloc::copied(x.shape())?);
     }
     let shape = broadcast_checked(x.shape(), y.shape())?;
     let n = crate::tensor::num_elements(&shape)?;

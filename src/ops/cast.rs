@@ -9,8 +9,8 @@
 //! `Truncate=true` makes DOUBLE to FLOAT drop the low mantissa bits instead
 //! of rounding to nearest, as TensorFlow does; it changes no other cast.
 
-use super::KernelOutputs;
 use super::broadcast::unary_map;
+use super::{KernelOutputs, outputs};
 use super::{OpContext, OpDef, Registry};
 use crate::dtype::DataType;
 use crate::error::Result;
@@ -66,11 +66,11 @@ fn cast(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let src = x.dtype();
     if src == dst {
-        return Ok(smallvec::smallvec![x.clone()]);
+        return Ok(outputs([x.clone()]));
     }
     if truncate && src == DataType::Double && dst == DataType::Float {
-        return Ok(smallvec::smallvec![unary_map(ctx, x, truncate_f64)?]);
+        return Ok(outputs([unary_map(ctx, x, truncate_f64)?]));
     }
     let out = crate::with_dtype!(src, S => crate::with_dtype!(dst, D => unary_map(ctx, x, <D as CastFrom<S>>::cast_from)?));
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }

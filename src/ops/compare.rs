@@ -5,11 +5,11 @@
 //! Floats compare as IEEE 754 does: NaN is unequal to everything, itself
 //! included, and every ordering with NaN is false.
 
-use super::KernelOutputs;
 use super::broadcast::{binary_map, broadcast_inputs, broadcast_shapes, unary_map};
 use super::infer::{InferFn, elementwise as infer};
 use super::math::ternary::{broadcast3, ternary_map};
 use super::{Kernel, OpContext, OpDef, Registry};
+use super::{KernelOutputs, outputs};
 use crate::dtype::DataType;
 use crate::error::Result;
 use crate::tensor::Tensor;
@@ -61,18 +61,15 @@ fn equality(ctx: &OpContext<'_>, want_equal: bool) -> Result<KernelOutputs> {
         && broadcast_shapes(x.shape(), y.shape()).is_none()
         && !ctx.attrs.bool("incompatible_shape_error", true)?
     {
-        return Ok(smallvec::smallvec![Tensor::scalar(
-            ctx.account(),
-            !want_equal
-        )?]);
+        return Ok(outputs([Tensor::scalar(ctx.account(), !want_equal)?]));
     }
     check_shapes(ctx)?;
     if x.dtype() == DataType::String {
         let out = super::strings::equality(ctx, x, y, want_equal)?;
-        return Ok(smallvec::smallvec![out]);
+        return Ok(outputs([out]));
     }
     let out = crate::with_dtype!(x.dtype(), T => binary_map(ctx, x, y, |a: T, b: T| (a == b) == want_equal)?);
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 fn equal(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -92,7 +89,7 @@ macro_rules! ordering {
             let (x, y) = (ctx.input(0), ctx.input(1));
             let out = crate::with_numeric_dtype!(dtype, T => binary_map(ctx, x, y, |a: T, b: T| a $op b)?,
                 bool => return Err(ctx.unsupported_dtype(0)));
-            Ok(smallvec::smallvec![out])
+            Ok(outputs([out]))
         }
     };
 }
@@ -106,12 +103,7 @@ fn logical(ctx: &OpContext<'_>, f: fn(bool, bool) -> bool) -> Result<KernelOutpu
     ctx.expect_dtype(0, &[DataType::Bool])?;
     ctx.expect_dtype(1, &[DataType::Bool])?;
     check_shapes(ctx)?;
-    Ok(smallvec::smallvec![binary_map(
-        ctx,
-        ctx.input(0),
-        ctx.input(1),
-        f
-    )?])
+    Ok(outputs([binary_map(ctx, ctx.input(0), ctx.input(1), f)?]))
 }
 
 fn logical_and(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -124,11 +116,7 @@ fn logical_or(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
 
 fn logical_not(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     ctx.expect_dtype(0, &[DataType::Bool])?;
-    Ok(smallvec::smallvec![unary_map(
-        ctx,
-        ctx.input(0),
-        |a: bool| !a
-    )?])
+    Ok(outputs([unary_map(ctx, ctx.input(0), |a: bool| !a)?]))
 }
 
 /// `condition ? t : e` element-wise, all three broadcast together (NumPy
@@ -139,5 +127,5 @@ fn select_v2(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let shape = broadcast3(ctx)?;
     let inputs = (ctx.input(0), ctx.input(1), ctx.input(2));
     let out = crate::with_dtype!(dtype, T => ternary_map(ctx, inputs, shape, |c: bool, a: T, b: T| if c { a } else { b })?);
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }

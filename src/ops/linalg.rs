@@ -5,7 +5,7 @@
 //! kernels chosen at run time, on every core for large products); INT32 and
 //! INT64 use a plain loop with wrapping arithmetic, as TensorFlow's do.
 
-use super::KernelOutputs;
+use super::{KernelOutputs, outputs};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 
@@ -14,6 +14,7 @@ use super::infer::linalg as infer;
 use super::parallel::{par_chunks, threads, worth_threads};
 use super::reduce::Num;
 use super::{OpContext, OpDef, Registry};
+use crate::alloc;
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::tensor::{Tensor, num_elements};
@@ -164,7 +165,7 @@ fn mat_mul(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (ta, tb) = transposes(ctx.attrs)?;
     let dims = mat_mul_dims(a.shape(), ta, b.shape(), tb)?;
     let out = dispatch(ctx, dtype, a, ta, b, tb, &[], dims)?;
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 // `MatMul`'s checks, shared with build-time inference (`infer`).
@@ -216,7 +217,7 @@ fn batch_mat_mul(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (adj_x, adj_y) = adjoints(ctx.attrs)?;
     let (batch, mkn) = batch_mat_mul_dims(x.shape(), adj_x, y.shape(), adj_y)?;
     let out = dispatch(ctx, dtype, x, adj_x, y, adj_y, &batch, mkn)?;
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 // `BatchMatMulV2`'s checks, shared with build-time inference (`infer`).
@@ -301,6 +302,8 @@ fn dispatch(
 /// through an operand whose batch dimensions are `dims` (right-aligned; 0
 /// where the operand is broadcast).
 fn batch_strides(dims: &[usize], out: &[usize]) -> Vec<usize> {
+    // One entry per axis: at most alloc::MAX_RANK.
+    #[allow(clippy::disallowed_macros, clippy::disallowed_methods)]
     let mut strides = vec![0; out.len()];
     let mut step = 1;
     for (s, &d) in strides.iter_mut().rev().zip(dims.iter().rev()) {
@@ -320,7 +323,7 @@ fn batched<T: MatElem>(
     (m, k, n): (usize, usize, usize),
 ) -> Result<Tensor> {
     let (xs, ys) = (x.as_slice::<T>()?, y.as_slice::<T>()?);
-    let mut out_shape = batch.to_vec();
+    let mut out_shape = alloc::copied(batch)?;
     out_shape.extend([m, n]);
     let total = num_elements(&out_shape)?;
     let mut out = ctx.alloc_initialized::<T>(total)?;

@@ -37,6 +37,11 @@ pub type KernelOutputs = smallvec::SmallVec<[Tensor; 2]>;
 
 pub type Kernel = fn(&OpContext<'_>) -> Result<KernelOutputs>;
 
+/// A kernel's `N` outputs (a constant count; one or two stay inline).
+pub fn outputs<const N: usize>(tensors: [Tensor; N]) -> KernelOutputs {
+    KernelOutputs::from_iter(tensors)
+}
+
 /// Everything the registry knows of an op; adding an op is one of these in
 /// its family's `register`. Build it with [`OpDef::new`] and the setters.
 pub struct OpDef {
@@ -217,6 +222,11 @@ impl Registry {
 
     /// The index of an op type name (or alias).
     pub fn lookup(&self, name: &str) -> Result<usize> {
+        crate::alloc::within(
+            "an op type name's length in bytes",
+            name.len(),
+            crate::alloc::MAX_NAME_BYTES,
+        )?;
         self.by_name
             .get(name)
             .copied()
@@ -436,7 +446,7 @@ fn arg_ranges(def: &OpDef, n_inputs: usize, list_lens: Option<&[i32]>) -> Result
                     lens.len()
                 )));
             }
-            let mut ranges = Vec::with_capacity(expected);
+            let mut ranges = crate::alloc::with_room(expected)?;
             let mut start = 0usize;
             for (arg, &len) in def.inputs.iter().zip(lens) {
                 let n = match (is_list(arg), len) {

@@ -5,7 +5,6 @@
 //! Softmax-style ops work row by row over the last axis and subtract the
 //! row's maximum before `exp`, so large logits do not overflow.
 
-use super::KernelOutputs;
 use super::broadcast::{broadcast_shapes, unary_map};
 use super::infer;
 use super::parallel::{par_chunks, threads, worth_threads};
@@ -13,7 +12,9 @@ use super::reduce::lanes::{fold, fold_par};
 use super::reduce::min_max::MaxF;
 use super::reduce::sums::SumSqF;
 use super::reduce::{Fold, Num};
+use super::{KernelOutputs, outputs};
 use super::{OpContext, OpDef, Registry};
+use crate::alloc;
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::tensor::Tensor;
@@ -100,7 +101,7 @@ fn relu(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     let out = crate::with_numeric_dtype!(x.dtype(), T => unary_map(ctx, x, relu_of::<T>)?,
         bool => return Err(ctx.unsupported_dtype(0)));
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 fn relu6(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -109,7 +110,7 @@ fn relu6(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         let six = (0..6).fold(T::ZERO, |s, _| s.add(T::ONE));
         unary_map(ctx, x, move |v: T| if v > six { six } else { relu_of(v) })?
     }, bool => return Err(ctx.unsupported_dtype(0)));
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 fn float_unary(
@@ -122,7 +123,7 @@ fn float_unary(
         DataType::Float => unary_map(ctx, x, f32_fn)?,
         _ => unary_map(ctx, x, f64_fn)?,
     };
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 fn elu_of<T: Float>(v: T) -> T {
@@ -165,7 +166,7 @@ fn softmax_op(ctx: &OpContext<'_>, log: bool) -> Result<KernelOutputs> {
         DataType::Float => softmax_typed::<f32>(ctx, x, log)?,
         _ => softmax_typed::<f64>(ctx, x, log)?,
     };
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 /// The dtypes `Softmax` and `LogSoftmax` take.
@@ -224,7 +225,7 @@ fn softmax_typed<T: Float>(ctx: &OpContext<'_>, x: &Tensor, log: bool) -> Result
             }
         });
     }
-    out.into_tensor(x.shape().to_vec())
+    out.into_tensor(alloc::copied(x.shape())?)
 }
 
 // ---------------------------------------------------------------------------
@@ -301,9 +302,9 @@ fn bias_add(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
                 }
             });
         }
-        out.into_tensor(shape.to_vec())?
+        out.into_tensor(alloc::copied(shape)?)?
     }, bool => return Err(ctx.unsupported_dtype(0)));
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 // ---------------------------------------------------------------------------
@@ -430,10 +431,10 @@ fn xent_typed<T: Float>(
             *lo = total;
         }
     });
-    Ok(smallvec::smallvec![
-        loss.into_tensor(vec![b])?,
-        backprop.into_tensor(vec![b, c])?,
-    ])
+    Ok(outputs([
+        loss.into_tensor(Vec::from([b]))?,
+        backprop.into_tensor(Vec::from([b, c]))?,
+    ]))
 }
 
 fn sparse_softmax_xent(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -514,10 +515,10 @@ fn sparse_typed<T: Float>(
             }
         }
     });
-    Ok(smallvec::smallvec![
-        loss.into_tensor(vec![b])?,
-        backprop.into_tensor(vec![b, c])?,
-    ])
+    Ok(outputs([
+        loss.into_tensor(Vec::from([b]))?,
+        backprop.into_tensor(Vec::from([b, c]))?,
+    ]))
 }
 
 // ---------------------------------------------------------------------------
@@ -535,5 +536,5 @@ fn l2_loss(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             Tensor::scalar(ctx.account(), v / 2.0)?
         }
     };
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }

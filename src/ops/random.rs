@@ -11,7 +11,7 @@
 //! `seed` or `seed2` gives the same values on every call, in every session;
 //! `seed = seed2 = 0` draws fresh seeds for each call.
 
-use super::KernelOutputs;
+use super::{KernelOutputs, outputs};
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -282,7 +282,7 @@ fn generate<S: Sampler<f32> + Sampler<f64>>(ctx: &OpContext<'_>, s: S) -> Result
             )));
         }
     };
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 fn fill<T: crate::dtype::Element, S: Sampler<T>>(

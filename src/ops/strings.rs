@@ -4,7 +4,8 @@
 //! TensorFlow does, without validating the rest of the encoding.
 
 use super::broadcast::broadcast_checked;
-use super::{KernelOutputs, OpContext, OpDef, Registry, int_values};
+use super::{KernelOutputs, OpContext, OpDef, Registry, int_values, outputs};
+use crate::alloc;
 use crate::dtype::DataType;
 use crate::error::{Error, Result};
 use crate::strings::{StringAllocation, Strings};
@@ -73,7 +74,7 @@ fn string_length(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             ))
         })?);
     }
-    Ok(smallvec::smallvec![out.into_tensor(x.shape().to_vec())?])
+    Ok(outputs([out.into_tensor(alloc::copied(x.shape())?)?]))
 }
 
 /// `StringJoin`: the inputs joined element-wise with `separator` between
@@ -85,7 +86,7 @@ fn string_join(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     }
     let sep = ctx.attrs.string("separator")?.unwrap_or("").as_bytes();
     let mut shape: Option<&[usize]> = None;
-    let mut parts = Vec::with_capacity(inputs.len());
+    let mut parts = alloc::with_room(inputs.len())?;
     for (i, t) in inputs.iter().enumerate() {
         parts.push(strings_of(t, &format!("inputs[{i}]"))?);
         if t.rank() == 0 {
@@ -102,7 +103,7 @@ fn string_join(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             }
         }
     }
-    let shape = shape.unwrap_or(&[]).to_vec();
+    let shape = alloc::copied(shape.unwrap_or(&[]))?;
     let n = num_elements(&shape)?;
     let seps = sep.len().saturating_mul(inputs.len() - 1);
     let mut total = 0usize;
@@ -114,7 +115,7 @@ fn string_join(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             .ok_or_else(|| Error::invalid("the joined strings are too large"))?;
     }
     let mut out = StringAllocation::new(ctx.account(), n, total)?;
-    let mut pieces: Vec<&[u8]> = Vec::with_capacity(2 * parts.len());
+    let mut pieces: Vec<&[u8]> = alloc::with_room(2 * parts.len())?;
     for j in 0..n {
         pieces.clear();
         for (k, p) in parts.iter().enumerate() {
@@ -125,7 +126,7 @@ fn string_join(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         }
         out.push_parts(&pieces)?;
     }
-    Ok(smallvec::smallvec![out.into_tensor(shape)?])
+    Ok(outputs([out.into_tensor(shape)?]))
 }
 
 /// Element `j` of a joined input: its own, or a scalar's one element.
@@ -157,7 +158,7 @@ fn substr_range(s: &[u8], pos: i64, len: i64, unit: Unit, at: usize) -> Result<(
     if pos.unsigned_abs() > units as u64 {
         return Err(Error::invalid(format!(
             "pos {pos} out of range for string b'{}' at index {at}",
-            String::from_utf8_lossy(s)
+            alloc::quoted(s)
         )));
     }
     let start = if pos < 0 {
@@ -197,10 +198,7 @@ fn substr(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             .copied()
             .unwrap_or(0)
     };
-    let mut ranges = Vec::new();
-    ranges
-        .try_reserve_exact(s.len())
-        .map_err(|_| Error::invalid("too many strings"))?;
+    let mut ranges = alloc::with_room(s.len())?;
     let mut total = 0usize;
     for (j, e) in s.iter().enumerate() {
         let (a, b) = substr_range(e, pick(&pos, j), pick(&len, j), unit, j)?;
@@ -211,7 +209,7 @@ fn substr(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     for (e, &(a, b)) in s.iter().zip(&ranges) {
         out.push(e.get(a..b).unwrap_or_default())?;
     }
-    Ok(smallvec::smallvec![out.into_tensor(x.shape().to_vec())?])
+    Ok(outputs([out.into_tensor(alloc::copied(x.shape())?)?]))
 }
 
 /// `Equal` (`want_equal`) or `NotEqual` on two STRING tensors, broadcast.
@@ -246,6 +244,8 @@ impl Broadcast {
     fn new(input: &[usize], out: &[usize]) -> Broadcast {
         let lead = out.len() - input.len();
         let mut stride = 1;
+        // One entry per axis: at most alloc::MAX_RANK.
+        #[allow(clippy::disallowed_macros, clippy::disallowed_methods)]
         let mut dims = vec![(0, 0); out.len()];
         for k in (0..out.len()).rev() {
             let d = if k < lead { 1 } else { input[k - lead] };

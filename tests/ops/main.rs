@@ -2,6 +2,8 @@
 //! wrapper in `common`, which frees everything at the end of each test and
 //! checks that no byte or tensor is left.
 #![allow(clippy::unwrap_used)]
+// Tests and benchmarks size their data freely (clippy.toml guards the library).
+#![allow(clippy::disallowed_methods, clippy::disallowed_macros)]
 
 mod async_exec;
 mod async_queue;
@@ -10,6 +12,7 @@ mod compare_cast;
 mod linalg;
 mod math;
 mod nn;
+mod oversized;
 mod pressure;
 mod random;
 mod reduce;

@@ -3,6 +3,7 @@
 //! math, activations, `Identity`) or its shape only (`Cast`).
 
 use super::{InferCtx, Meta};
+use crate::alloc;
 use crate::dtype::DataType;
 use crate::error::Result;
 use crate::ops::broadcast::broadcast_named;
@@ -99,13 +100,16 @@ pub(in crate::ops) fn logical(ctx: &InferCtx<'_>) -> Result<Meta> {
 /// checked when they run).
 pub(in crate::ops) fn same_as_input(ctx: &InferCtx<'_>) -> Result<Meta> {
     let x = ctx.input(0);
-    Ok(Meta::new(x.dtype(), x.shape().map(<[usize]>::to_vec)))
+    Ok(Meta::new(
+        x.dtype(),
+        x.shape().map(alloc::copied).transpose()?,
+    ))
 }
 
 pub(in crate::ops) fn cast(ctx: &InferCtx<'_>) -> Result<Meta> {
     let dst = ctx.attrs.required_dtype("DstT")?;
     Ok(Meta::new(
         Some(dst),
-        ctx.input(0).shape().map(<[usize]>::to_vec),
+        ctx.input(0).shape().map(alloc::copied).transpose()?,
     ))
 }

@@ -32,7 +32,7 @@ pub(in crate::ops) fn mat_mul(ctx: &InferCtx<'_>) -> Result<Meta> {
     let dtype = same_dtype(x, y)?;
     let (ta, tb) = transposes(ctx.attrs)?;
     let (m, _, n) = mat_mul_dims(a, ta, b, tb)?;
-    Ok(Meta::new(Some(dtype), Some(vec![m, n])))
+    Ok(Meta::new(Some(dtype), Some(Vec::from([m, n]))))
 }
 
 pub(in crate::ops) fn batch_mat_mul(ctx: &InferCtx<'_>) -> Result<Meta> {

@@ -4,6 +4,7 @@
 //! shapes). `StringJoin` is known when it runs.
 
 use super::{InferCtx, Meta};
+use crate::alloc;
 use crate::dtype::DataType;
 use crate::error::Result;
 use crate::ops::math::add_n::{add_n_head, add_n_same_dtype, add_n_same_shape};
@@ -16,7 +17,7 @@ pub(in crate::ops) fn add_n(ctx: &InferCtx<'_>) -> Result<Meta> {
     let inputs = ctx.list(0);
     let first = add_n_head(inputs.first())?;
     let (dtype, shape) = (first.dtype(), first.shape());
-    let unknown = Meta::new(dtype, shape.map(<[usize]>::to_vec));
+    let unknown = Meta::new(dtype, shape.map(alloc::copied).transpose()?);
     for (i, t) in inputs.iter().enumerate().skip(1) {
         let (Some(first), Some(d)) = (dtype, t.dtype()) else {
             return Ok(unknown);

@@ -3,6 +3,7 @@
 //! the clipped input's shape).
 
 use super::{InferCtx, Meta};
+use crate::alloc;
 use crate::dtype::DataType;
 use crate::error::Result;
 use crate::ops::math::ternary::{broadcast3_named, check_bound};
@@ -42,5 +43,5 @@ pub(in crate::ops) fn clip_by_value(ctx: &InferCtx<'_>) -> Result<Meta> {
     if dtype == DataType::Bool {
         return Err(unsupported_dtype(t.0, dtype));
     }
-    Ok(Meta::new(Some(dtype), Some(t.1.to_vec())))
+    Ok(Meta::new(Some(dtype), Some(alloc::copied(t.1)?)))
 }

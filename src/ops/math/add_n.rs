@@ -1,10 +1,11 @@
 //! `AddN`: the element-wise sum of one or more tensors of one shape, and
 //! the `Accumulate` addition it shares with `Cumsum`.
 
+use crate::alloc;
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
 use crate::ops::broadcast::fill_indexed;
-use crate::ops::{KernelOutputs, OpContext};
+use crate::ops::{KernelOutputs, OpContext, outputs};
 use crate::tensor::{Tensor, num_elements};
 
 /// Addition as the numeric kernels do it: IEEE for floats, wrapping for ints.
@@ -70,11 +71,11 @@ pub(super) fn add_n(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         return Err(ctx.unsupported_dtype(0));
     }
     if inputs.len() == 1 {
-        return Ok(smallvec::smallvec![first.clone()]);
+        return Ok(outputs([first.clone()]));
     }
     let out = crate::with_numeric_dtype!(first.dtype(), T => sum_all::<T>(ctx, inputs, first.shape())?,
         bool => return Err(ctx.unsupported_dtype(0)));
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 fn sum_all<T: Accumulate>(
@@ -94,5 +95,5 @@ fn sum_all<T: Accumulate>(
         let first = values.next().unwrap_or_default();
         values.fold(first, T::accumulate)
     });
-    out.into_tensor(shape.to_vec())
+    out.into_tensor(alloc::copied(shape)?)
 }

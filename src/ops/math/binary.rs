@@ -12,7 +12,7 @@ use super::FLOATS;
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
 use crate::ops::broadcast::{binary_map, broadcast_inputs};
-use crate::ops::{KernelOutputs, OpContext};
+use crate::ops::{KernelOutputs, OpContext, outputs};
 use crate::tensor::num_elements;
 
 /// Checks a binary op's operands: equal dtypes and broadcastable shapes,
@@ -72,7 +72,7 @@ pub(super) fn add(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         int => binary_map(ctx, x, y, |a: T, b: T| a.wrapping_add(b))?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 pub(super) fn sub(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -83,7 +83,7 @@ pub(super) fn sub(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         int => binary_map(ctx, x, y, |a: T, b: T| a.wrapping_sub(b))?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 pub(super) fn mul(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -94,7 +94,7 @@ pub(super) fn mul(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         int => binary_map(ctx, x, y, |a: T, b: T| a.wrapping_mul(b))?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 /// `RealDiv` and its alias `Div`: see the module comment. `MIN / -1` wraps to
@@ -110,7 +110,7 @@ pub(super) fn real_div(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         },
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 pub(super) fn floor_div(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -136,7 +136,7 @@ pub(super) fn floor_div(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         },
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 pub(super) fn floor_mod(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -161,7 +161,7 @@ pub(super) fn floor_mod(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         },
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 /// `base^exp` modulo 2^64 by repeated squaring (i64 exponents exceed `u32`).
@@ -208,7 +208,7 @@ pub(super) fn pow(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         DataType::UInt8 => binary_map(ctx, x, y, |a: u8, b: u8| a.wrapping_pow(u32::from(b)))?,
         DataType::Bool | DataType::String => return Err(ctx.unsupported_dtype(0)),
     };
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 /// NaN wins, as in TensorFlow (Eigen's `PropagateNaN`).
@@ -220,7 +220,7 @@ pub(super) fn maximum(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         int => binary_map(ctx, x, y, |a: T, b: T| a.max(b))?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 /// NaN wins, as in TensorFlow (Eigen's `PropagateNaN`).
@@ -232,7 +232,7 @@ pub(super) fn minimum(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         int => binary_map(ctx, x, y, |a: T, b: T| a.min(b))?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 pub(super) fn squared_difference(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -246,7 +246,7 @@ pub(super) fn squared_difference(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         })?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 /// `x / y`, or 0 where `y == 0` (even for `x` NaN or infinite). Floats only,
@@ -260,5 +260,5 @@ pub(super) fn div_no_nan(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         int => return Err(ctx.unsupported_dtype(0)),
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }

@@ -3,10 +3,11 @@
 
 use ndarray::IxDyn;
 
+use crate::alloc;
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
 use crate::ops::broadcast::{PARALLEL_MIN_ELEMENTS, broadcast_shapes, fill_indexed};
-use crate::ops::{KernelOutputs, OpContext};
+use crate::ops::{KernelOutputs, OpContext, outputs};
 use crate::tensor::{Tensor, num_elements};
 
 /// The broadcast shape of three inputs, or an error naming all three shapes.
@@ -107,7 +108,7 @@ pub(super) fn clip_by_value(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         )?;
     }
     let inputs = (t, ctx.input(1), ctx.input(2));
-    let shape = t.shape().to_vec();
+    let shape = alloc::copied(t.shape())?;
     let out = by_dtype!(dtype, T,
         float => ternary_map(ctx, inputs, shape, |v: T, lo: T, hi: T| {
             let v = if hi < v { hi } else { v };
@@ -116,5 +117,5 @@ pub(super) fn clip_by_value(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         int => ternary_map(ctx, inputs, shape, |v: T, lo: T, hi: T| v.min(hi).max(lo))?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }

@@ -7,7 +7,7 @@ use super::FLOATS;
 use crate::dtype::DataType;
 use crate::error::Result;
 use crate::ops::broadcast::unary_map;
-use crate::ops::{KernelOutputs, OpContext};
+use crate::ops::{KernelOutputs, OpContext, outputs};
 
 /// A unary op defined only on FLOAT and DOUBLE: `$f` is applied with `$T`
 /// bound to the element type.
@@ -25,7 +25,7 @@ macro_rules! float_unary {
                     unary_map(ctx, x, $f)?
                 }
             };
-            Ok(smallvec::smallvec![out])
+            Ok(outputs([out]))
         }
     };
 }
@@ -74,7 +74,7 @@ pub(super) fn neg(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         unsigned => return Err(ctx.unsupported_dtype(0)),
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 pub(super) fn abs(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -85,7 +85,7 @@ pub(super) fn abs(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         unsigned => return Err(ctx.unsupported_dtype(0)),
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 /// -1, 0 or 1; NaN stays NaN and -0.0 gives 0.0.
@@ -99,7 +99,7 @@ pub(super) fn sign(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         unsigned => return Err(ctx.unsupported_dtype(0)),
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 pub(super) fn square(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -109,7 +109,7 @@ pub(super) fn square(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         int => unary_map(ctx, x, |a: T| a.wrapping_mul(a))?,
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 /// Half to even (banker's rounding), as TensorFlow's `Round`. On INT32 and
@@ -122,5 +122,5 @@ pub(super) fn round(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         unsigned => return Err(ctx.unsupported_dtype(0)),
         bool => return Err(ctx.unsupported_dtype(0)),
     );
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }

@@ -7,10 +7,12 @@ use super::logical::{AndF, OrF};
 use super::min_max::{MaxF, MinF};
 use super::sums::{ProdF, SumF};
 use super::{Fold, Num};
+use crate::alloc;
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
 use crate::ops::{
-    KernelOutputs, OpContext, expect_dtype, int_values_of, normalize_axis, unsupported_dtype,
+    KernelOutputs, OpContext, expect_dtype, int_values_of, normalize_axis, outputs,
+    unsupported_dtype,
 };
 use crate::scratch::Scratch;
 use crate::tensor::Tensor;
@@ -59,14 +61,17 @@ pub(in crate::ops) fn axis_mask(
     (x_name, shape): (&str, &[usize]),
 ) -> Result<Vec<bool>> {
     let rank = shape.len();
-    let mut mask = vec![false; rank];
+    let mut mask = alloc::filled(rank, false)?;
     let axes = int_values_of(account, axis_t, arg)?;
-    for &a in &axes {
+    for (i, &a) in axes.iter().enumerate() {
         let d = normalize_axis(a, rank, "axis")
             .map_err(|e| Error::invalid(format!("{e} (input '{x_name}' has shape {shape:?})")))?;
         if std::mem::replace(&mut mask[d], true) {
+            // The first duplicate is at most `rank` entries in: quote up to it.
             return Err(Error::invalid(format!(
-                "axis {a} names dimension {d}, which is already reduced (duplicate axes in {axes:?})"
+                "axis {a} names dimension {d}, which is already reduced (duplicate axes in {:?}{})",
+                &axes[..=i],
+                if i + 1 < axes.len() { " ..." } else { "" }
             )));
         }
     }
@@ -118,7 +123,7 @@ pub(super) fn reduction(ctx: &OpContext<'_>, kind: Kind) -> Result<KernelOutputs
         _ => crate::with_numeric_dtype!(dtype, T => numeric::<T>(ctx, kind, &mask, out_shape)?,
             bool => return Err(ctx.unsupported_dtype(0))),
     };
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 fn numeric<T: Num>(
@@ -166,7 +171,7 @@ fn run<T: Element, F: Fold<T>>(
     let n_out = crate::tensor::num_elements(&out_shape)?;
     if xs.is_empty() {
         let mut out = ctx.alloc::<T>(n_out)?;
-        out.data.resize(n_out, f.identity());
+        alloc::fill_within(&mut out.data, n_out, f.identity());
         finish(&mut out.data);
         return out.into_tensor(out_shape);
     }

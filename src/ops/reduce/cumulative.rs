@@ -1,9 +1,10 @@
 //! Cumulative reductions: `Cumsum`, a running sum along one axis, with
 //! the addition of `AddN` (IEEE for floats, wrapping for integers).
 
+use crate::alloc;
 use crate::error::{Error, Result};
 use crate::ops::math::add_n::Accumulate;
-use crate::ops::{KernelOutputs, OpContext, int_values, normalize_axis};
+use crate::ops::{KernelOutputs, OpContext, int_values, normalize_axis, outputs};
 use crate::tensor::{Tensor, num_elements};
 
 /// Cumulative sum along a scalar `axis`; `exclusive` shifts by one (the first
@@ -25,7 +26,7 @@ pub(super) fn cumsum(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let reverse = ctx.attrs.bool("reverse", false)?;
     let out = crate::with_numeric_dtype!(x.dtype(), T => scan::<T>(ctx, x, axis, exclusive, reverse)?,
         bool => return Err(ctx.unsupported_dtype(0)));
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 fn scan<T: Accumulate>(
@@ -67,5 +68,5 @@ fn scan<T: Accumulate>(
             }
         }
     }
-    out.into_tensor(shape.to_vec())
+    out.into_tensor(alloc::copied(shape)?)
 }

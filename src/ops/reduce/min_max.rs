@@ -8,7 +8,7 @@ use super::{Fold, Ordered};
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
 use crate::ops::parallel::{par_chunks, threads, worth_threads};
-use crate::ops::{KernelOutputs, OpContext, int_values, normalize_axis};
+use crate::ops::{KernelOutputs, OpContext, int_values, normalize_axis, outputs};
 use crate::tensor::Tensor;
 
 /// Maximum that propagates NaN; written as one select so that it vectorizes.
@@ -119,7 +119,7 @@ fn arg(ctx: &OpContext<'_>, want_max: bool) -> Result<KernelOutputs> {
             "attribute 'output_type' must be INT32 or INT64 but is {d}"
         ))),
     });
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 /// Whether `x` replaces `best`: strictly better, or the first NaN.

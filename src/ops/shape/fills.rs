@@ -2,10 +2,11 @@
 //! `Fill`, `ZerosLike`, `OnesLike` and `Range`.
 
 use super::{internal, require_scalar, shape_arg};
+use crate::alloc;
 use crate::bail;
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
-use crate::ops::{KernelOutputs, OpContext};
+use crate::ops::{KernelOutputs, OpContext, outputs};
 use crate::tensor::{self, Tensor};
 use crate::with_dtype;
 
@@ -24,14 +25,14 @@ pub(super) fn constant(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     }
     // A copy, so that the session owns (and accounts) its constant however
     // long the attribute's tensor lives elsewhere.
-    Ok(smallvec::smallvec![value.deep_copy(ctx.account())?])
+    Ok(outputs([value.deep_copy(ctx.account())?]))
 }
 
 pub(super) fn fill(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let shape = shape_arg(ctx, 0)?;
     let value = require_scalar(ctx, 1)?;
     with_dtype!(value.dtype(), T => {
-        Ok(smallvec::smallvec![filled::<T>(ctx, shape, value.scalar_value::<T>()?)?])
+        Ok(outputs([filled::<T>(ctx, shape, value.scalar_value::<T>()?)?]))
     })
 }
 
@@ -39,7 +40,7 @@ pub(super) fn fill(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
 fn filled<T: Element>(ctx: &OpContext<'_>, shape: Vec<usize>, value: T) -> Result<Tensor> {
     let n = tensor::num_elements(&shape)?;
     let mut out = ctx.alloc::<T>(n)?;
-    out.data.resize(n, value);
+    alloc::fill_within(&mut out.data, n, value);
     out.into_tensor(shape)
 }
 
@@ -74,12 +75,12 @@ impl One for bool {
 
 pub(super) fn zeros_like(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
-    with_dtype!(x.dtype(), T => Ok(smallvec::smallvec![filled::<T>(ctx, x.shape().to_vec(), T::default())?]))
+    with_dtype!(x.dtype(), T => Ok(outputs([filled::<T>(ctx, alloc::copied(x.shape())?, T::default())?])))
 }
 
 pub(super) fn ones_like(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
-    with_dtype!(x.dtype(), T => Ok(smallvec::smallvec![filled::<T>(ctx, x.shape().to_vec(), <T as One>::ONE)?]))
+    with_dtype!(x.dtype(), T => Ok(outputs([filled::<T>(ctx, alloc::copied(x.shape())?, <T as One>::ONE)?])))
 }
 
 pub(super) fn range(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -105,7 +106,7 @@ pub(super) fn range(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         }
         _ => return Err(ctx.unsupported_dtype(0)),
     };
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 fn scalars<T: Element>(ctx: &OpContext<'_>) -> Result<(T, T, T)> {
@@ -159,7 +160,7 @@ fn range_int<T: Element + PartialOrd + Into<i64> + TryFrom<i64>>(
             .ok_or_else(|| internal("range value"))?;
         out.data.push(v);
     }
-    out.into_tensor(vec![n])
+    out.into_tensor(Vec::from([n]))
 }
 
 fn range_float<T: Element + PartialOrd>(
@@ -176,5 +177,5 @@ fn range_float<T: Element + PartialOrd>(
     let n = size as usize;
     let mut out = ctx.alloc::<T>(n)?;
     out.data.extend((0..n).map(at));
-    out.into_tensor(vec![n])
+    out.into_tensor(Vec::from([n]))
 }

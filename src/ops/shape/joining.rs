@@ -4,10 +4,11 @@
 use std::sync::Arc;
 
 use super::{check_rank, chunk, int_scalar, int_vector, internal, shape_arg};
+use crate::alloc;
 use crate::bail;
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
-use crate::ops::{KernelOutputs, OpContext, normalize_axis};
+use crate::ops::{KernelOutputs, OpContext, normalize_axis, outputs};
 use crate::tensor::{self, Tensor};
 use crate::with_dtype;
 
@@ -64,7 +65,7 @@ pub(in crate::ops) fn concat_shape<'s>(
         bail!("cannot concatenate scalars (values[0] has shape []); use Pack");
     }
     let axis = normalize_axis(axis, rank, "axis")?;
-    let mut out_shape = first.to_vec();
+    let mut out_shape = alloc::copied(first)?;
     for (i, v) in std::iter::once(Some(first)).chain(shapes).enumerate() {
         let Some(v) = v else {
             return Ok(None);
@@ -107,7 +108,7 @@ pub(in crate::ops) fn packed_shape(
     let rank = first.len();
     check_rank(rank + 1, "the output")?;
     let axis = normalize_axis(attrs.int("axis", 0)?, rank + 1, "axis")?;
-    let mut out_shape = first.to_vec();
+    let mut out_shape = alloc::copied(first)?;
     out_shape.insert(axis, n);
     Ok((axis, out_shape))
 }
@@ -119,7 +120,7 @@ pub(super) fn concat(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (axis, out_shape) = concat_shape(values.iter().map(|v| Some(v.shape())), axis)?
         .ok_or_else(|| internal("a shape of the list is unknown"))?;
     if values.len() == 1 {
-        return Ok(smallvec::smallvec![first.clone()]);
+        return Ok(outputs([first.clone()]));
     }
     let outer = tensor::num_elements(&first.shape()[..axis])?;
     let inner = tensor::num_elements(&first.shape()[axis + 1..])?;
@@ -128,9 +129,9 @@ pub(super) fn concat(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         .map(|v| v.shape()[axis].checked_mul(inner))
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| internal("block size overflow"))?;
-    Ok(smallvec::smallvec![interleave(
-        ctx, values, &blocks, outer, out_shape
-    )?])
+    Ok(outputs([interleave(
+        ctx, values, &blocks, outer, out_shape,
+    )?]))
 }
 
 /// For each of `outer` steps, block `i` of each input `i` in turn: the copy
@@ -171,10 +172,10 @@ pub(super) fn pack(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (axis, out_shape) = packed_shape(first.shape(), values.len(), ctx.attrs)?;
     let outer = tensor::num_elements(&first.shape()[..axis])?;
     let block = tensor::num_elements(&first.shape()[axis..])?;
-    let blocks = vec![block; values.len()];
-    Ok(smallvec::smallvec![interleave(
-        ctx, values, &blocks, outer, out_shape
-    )?])
+    let blocks = alloc::filled(values.len(), block)?;
+    Ok(outputs([interleave(
+        ctx, values, &blocks, outer, out_shape,
+    )?]))
 }
 
 pub(super) fn tile(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -187,8 +188,8 @@ pub(super) fn tile(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             multiples.len()
         );
     }
-    let mut reps = Vec::with_capacity(shape.len());
-    let mut out_shape = Vec::with_capacity(shape.len());
+    let mut reps = alloc::with_room(shape.len())?;
+    let mut out_shape = alloc::with_room(shape.len())?;
     for (d, (&m, &s)) in multiples.iter().zip(shape).enumerate() {
         let m = usize::try_from(m)
             .map_err(|_| Error::invalid(format!("multiples[{d}] = {m} must be non-negative")))?;
@@ -200,11 +201,9 @@ pub(super) fn tile(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         reps.push(m);
     }
     if reps.iter().all(|&m| m == 1) {
-        return Ok(smallvec::smallvec![input.clone()]);
+        return Ok(outputs([input.clone()]));
     }
-    Ok(smallvec::smallvec![tile_copy(
-        ctx, input, shape, &reps, out_shape
-    )?])
+    Ok(outputs([tile_copy(ctx, input, shape, &reps, out_shape)?]))
 }
 
 /// `input` (viewed as `shape`) repeated `reps[d]` times along each axis `d`.
@@ -239,8 +238,8 @@ fn tile_typed<T: Element>(
     // Walk the input's rows in order, writing each row `row_reps` times.
     // When an axis has gone through its whole extent once, the block written
     // since it started is its first copy: append the other copies of it.
-    let mut idx = vec![0usize; dims.len()];
-    let mut starts = vec![0usize; dims.len()];
+    let mut idx = alloc::filled(dims.len(), 0usize)?;
+    let mut starts = alloc::filled(dims.len(), 0usize)?;
     let mut offset = 0usize;
     'rows: loop {
         let r = chunk(src, offset, row)?;
@@ -277,7 +276,7 @@ pub(super) fn broadcast_to(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let target = shape_arg(ctx, 1)?;
     let shape = input.shape();
     if target == shape {
-        return Ok(smallvec::smallvec![input.clone()]);
+        return Ok(outputs([input.clone()]));
     }
     let cannot = || {
         Error::invalid(format!(
@@ -286,7 +285,7 @@ pub(super) fn broadcast_to(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     };
     let lead = target.len().checked_sub(shape.len()).ok_or_else(cannot)?;
     // The input's shape padded with leading ones, and how often to repeat each axis.
-    let mut padded = vec![1usize; lead];
+    let mut padded = alloc::filled(lead, 1usize)?;
     padded.extend_from_slice(shape);
     let reps = padded
         .iter()
@@ -297,7 +296,5 @@ pub(super) fn broadcast_to(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             _ => Err(cannot()),
         })
         .collect::<Result<Vec<_>>>()?;
-    Ok(smallvec::smallvec![tile_copy(
-        ctx, input, &padded, &reps, target
-    )?])
+    Ok(outputs([tile_copy(ctx, input, &padded, &reps, target)?]))
 }

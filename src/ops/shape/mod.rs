@@ -37,8 +37,7 @@ pub(super) use transpose::{check_perm_shape, permutation};
 pub(super) use views::{check_expand_axis, expanded, reshaped, squeezed};
 use views::{expand_dims, identity, rank, reshape, shape, size, squeeze};
 
-/// TensorFlow's limit on a tensor's rank (`TensorShape::MaxDimensions`).
-pub(super) const MAX_RANK: usize = 254;
+pub(super) use crate::alloc::MAX_RANK;
 
 pub(super) fn register(r: &mut Registry) {
     const OUT: &[&str] = &["output"];

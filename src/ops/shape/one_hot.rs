@@ -1,10 +1,11 @@
 //! `OneHot`: indices spread into a new axis of `depth` entries.
 
 use super::{check_rank, int_scalar, require_scalar};
+use crate::alloc;
 use crate::bail;
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
-use crate::ops::{KernelOutputs, OpContext};
+use crate::ops::{KernelOutputs, OpContext, outputs};
 use crate::tensor::{self, Tensor};
 use crate::with_dtype;
 
@@ -29,7 +30,7 @@ pub(super) fn one_hot(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         }
     };
     check_rank(irank + 1, "the output")?;
-    let mut out_shape = ishape.to_vec();
+    let mut out_shape = alloc::copied(ishape)?;
     out_shape.insert(at, depth);
     let h = OneHotShape {
         depth,
@@ -44,7 +45,7 @@ pub(super) fn one_hot(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         }
         _ => with_dtype!(on.dtype(), T => h.run::<T, i64>(ctx, indices, on, off, out_shape)),
     }?;
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 /// OneHot's output viewed as `[prefix, depth, suffix]`, indices as `[prefix, suffix]`.
@@ -65,7 +66,7 @@ impl OneHotShape {
         let (on, off) = (on.scalar_value::<T>()?, off.scalar_value::<T>()?);
         let n = tensor::num_elements(&shape)?;
         let mut out = ctx.alloc::<T>(n)?;
-        out.data.resize(n, off);
+        alloc::fill_within(&mut out.data, n, off);
         if n > 0 {
             // Non-empty output: depth >= 1 and suffix >= 1.
             for (flat, &i) in indices.as_slice::<I>()?.iter().enumerate() {

@@ -3,16 +3,13 @@
 
 use super::strided::{Axis, select};
 use super::{check_rank, chunk, int_scalar, int_vector, internal};
+use crate::alloc::{self, MAX_OUTPUTS};
 use crate::bail;
 use crate::dtype::{DataType, Element};
 use crate::error::Result;
-use crate::ops::{KernelOutputs, OpContext, normalize_axis};
+use crate::ops::{KernelOutputs, OpContext, normalize_axis, outputs};
 use crate::tensor::{self, Tensor};
 use crate::with_dtype;
-
-/// Most outputs Unpack or Split may produce. A zero-size dimension "divides"
-/// into any number of empty tensors, whose bookkeeping no byte limit sees.
-const MAX_OUTPUTS: usize = 1 << 20;
 
 pub(super) fn slice(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
@@ -28,7 +25,7 @@ pub(super) fn slice(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             size.len()
         );
     }
-    let mut axes = Vec::with_capacity(shape.len());
+    let mut axes = alloc::with_room(shape.len())?;
     for (d, ((&b, &s), &dim)) in begin.iter().zip(&size).zip(shape).enumerate() {
         let (b, s, dim) = (i128::from(b), i128::from(s), dim as i128);
         if b < 0 || b > dim {
@@ -49,7 +46,7 @@ pub(super) fn slice(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         });
     }
     let out_shape = axes.iter().map(|a| a.count).collect();
-    Ok(smallvec::smallvec![select(ctx, input, &axes, out_shape)?])
+    Ok(outputs([select(ctx, input, &axes, out_shape)?]))
 }
 
 /// One entry of a StridedSlice spec before the ellipsis is expanded.
@@ -108,7 +105,7 @@ pub(super) fn strided_slice(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     }
 
     // Step 1: the sparse spec, with an implicit ellipsis at the end if none is given.
-    let mut sparse = Vec::with_capacity(begin.len() + 1);
+    let mut sparse = alloc::with_room(begin.len() + 1)?;
     let mut ellipsis_at = None;
     let mut new_axes_after_ellipsis = 0usize;
     for i in 0..begin.len() {
@@ -140,8 +137,8 @@ pub(super) fn strided_slice(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     // dimensions that the entries after it do not name.
     let shape = input.shape();
     let rank = shape.len();
-    let mut axes: Vec<Axis> = Vec::with_capacity(rank);
-    let mut final_dims = Vec::with_capacity(sparse.len() + rank);
+    let mut axes: Vec<Axis> = alloc::with_room(rank)?;
+    let mut final_dims = alloc::with_room(sparse.len() + rank)?;
     let n_sparse = sparse.len();
     for (i, entry) in sparse.iter().enumerate() {
         match *entry {
@@ -212,7 +209,7 @@ pub(super) fn strided_slice(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         })
         .collect();
     check_rank(out_shape.len(), "the output")?;
-    Ok(smallvec::smallvec![select(ctx, input, &axes, out_shape)?])
+    Ok(outputs([select(ctx, input, &axes, out_shape)?]))
 }
 
 /// TF's canonical form of `begin:end:stride` over a dimension of size `dim`:
@@ -264,9 +261,7 @@ fn range_axis(
 
 /// Checks an attribute-given output count against [`MAX_OUTPUTS`].
 fn check_outputs(n: usize) -> Result<()> {
-    if n > MAX_OUTPUTS {
-        bail!("{n} outputs requested; at most {MAX_OUTPUTS} are supported");
-    }
+    alloc::within("the number of outputs", n, MAX_OUTPUTS)?;
     Ok(())
 }
 
@@ -280,10 +275,10 @@ pub(super) fn unpack(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
         bail!("attribute 'num' is {num} but dimension {axis} of value's shape {shape:?} is {dim}");
     }
     check_outputs(dim)?;
-    let mut out_shape = shape.to_vec();
+    let mut out_shape = alloc::copied(shape)?;
     out_shape.remove(axis);
     let mut axes: Vec<Axis> = shape.iter().map(|&d| Axis::whole(d)).collect();
-    let mut outputs = Vec::with_capacity(dim);
+    let mut outputs = alloc::with_room(dim)?;
     for i in 0..dim {
         axes[axis] = Axis {
             start: i,
@@ -315,10 +310,10 @@ pub(super) fn split(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     }
     check_outputs(pieces)?;
     let piece = dim / pieces;
-    let mut out_shape = shape.to_vec();
+    let mut out_shape = alloc::copied(shape)?;
     out_shape[axis] = piece;
     let mut axes: Vec<Axis> = shape.iter().map(|&d| Axis::whole(d)).collect();
-    let mut outputs = Vec::with_capacity(pieces);
+    let mut outputs = alloc::with_room(pieces)?;
     for k in 0..pieces {
         axes[axis] = Axis {
             start: k * piece,
@@ -361,7 +356,7 @@ pub(super) fn gather(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             );
         }
     }
-    let mut out_shape = pshape[..axis].to_vec();
+    let mut out_shape = alloc::copied(&pshape[..axis])?;
     out_shape.extend_from_slice(&ishape[batch..]);
     out_shape.extend_from_slice(&pshape[axis + 1..]);
     check_rank(out_shape.len(), "the output")?;
@@ -380,11 +375,13 @@ pub(super) fn gather(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             g.run::<T, i64>(ctx, params.as_slice()?, indices.as_slice()?, ishape, out_shape)
         }),
     }?;
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 /// Formats a flat position of a tensor of `shape` as `[i, j, ...]`.
 fn coords(mut flat: usize, shape: &[usize]) -> String {
+    // One entry per axis: at most alloc::MAX_RANK.
+    #[allow(clippy::disallowed_macros, clippy::disallowed_methods)]
     let mut c = vec![0usize; shape.len()];
     for (slot, &d) in c.iter_mut().zip(shape).rev() {
         if d > 0 {

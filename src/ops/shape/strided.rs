@@ -4,6 +4,7 @@
 //! shares the input's buffer.
 
 use super::{chunk, internal};
+use crate::alloc;
 use crate::dtype::Element;
 use crate::error::Result;
 use crate::ops::OpContext;
@@ -67,7 +68,7 @@ fn select_typed<T: Element>(
     }
     // Non-empty output: every selected count, hence every input dim, is >= 1,
     // so all the products below are bounded by `src.len()`.
-    let mut strides = vec![1usize; in_shape.len()];
+    let mut strides = alloc::filled(in_shape.len(), 1usize)?;
     for d in (1..in_shape.len()).rev() {
         strides[d - 1] = strides[d]
             .checked_mul(in_shape[d])
@@ -121,7 +122,7 @@ fn select_typed<T: Element>(
         out.data.extend_from_slice(chunk(src, base, run)?);
         return out.into_tensor(shape);
     };
-    let mut idx = vec![0usize; odometer.len()];
+    let mut idx = alloc::filled(odometer.len(), 0usize)?;
     let mut offset = base;
     'copy: loop {
         let mut at = offset;

@@ -3,10 +3,11 @@
 //! stay adjacent, then copy rows, or square tiles when the contiguous axis
 //! moves, on several threads for large tensors.
 
+use crate::alloc;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::ops::parallel::{par_chunks, threads, worth_threads};
-use crate::ops::{KernelOutputs, OpContext, int_values_of};
+use crate::ops::{KernelOutputs, OpContext, int_values_of, outputs};
 use crate::tensor::Tensor;
 
 pub(super) fn transpose(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
@@ -19,10 +20,10 @@ pub(super) fn transpose(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     // Moving only axes of size 1 keeps the memory order: share the buffer.
     let moved = perm.iter().filter(|&&a| shape[a] != 1);
     if moved.clone().zip(moved.skip(1)).all(|(a, b)| a < b) {
-        return Ok(smallvec::smallvec![x.reshaped(out_shape)?]);
+        return Ok(outputs([x.reshaped(out_shape)?]));
     }
     let out = crate::with_dtype!(x.dtype(), T => transpose_typed::<T>(ctx, x, &perm, out_shape)?);
-    Ok(smallvec::smallvec![out])
+    Ok(outputs([out]))
 }
 
 // `Transpose`'s checks, shared with build-time inference (`infer`).
@@ -55,7 +56,7 @@ pub(in crate::ops) fn permutation(
 ) -> Result<Vec<usize>> {
     let rank = x.len();
     let perm = int_values_of(account, p, arg)?;
-    let mut seen = vec![false; rank];
+    let mut seen = alloc::filled(rank, false)?;
     let valid = perm.len() == rank
         && perm.iter().all(|&a| {
             usize::try_from(a)
@@ -83,7 +84,7 @@ fn transpose_typed<T: Element>(
         return ctx.alloc::<T>(0)?.into_tensor(out_shape);
     }
     let shape = x.shape();
-    let mut in_strides = vec![1usize; shape.len()];
+    let mut in_strides = alloc::filled(shape.len(), 1usize)?;
     for d in (0..shape.len().saturating_sub(1)).rev() {
         in_strides[d] = in_strides[d + 1] * shape[d + 1];
     }
@@ -177,6 +178,8 @@ fn copy_strided<T: Copy + Default>(
     if strides[last] == 1 {
         // Whole runs are contiguous in the source: copy row by row.
         let row = dims[last];
+        // One entry per axis: at most alloc::MAX_RANK.
+        #[allow(clippy::disallowed_macros, clippy::disallowed_methods)]
         let mut idx = vec![0usize; last];
         let mut off = base;
         for d in dst.chunks_exact_mut(row) {
@@ -198,11 +201,15 @@ fn copy_strided<T: Copy + Default>(
     // The source's contiguous axis `q` and the destination's `last` trade
     // places: copy square tiles so that both sides stay in cache.
     let q = strides.iter().position(|&s| s == 1).unwrap_or(0);
+    // One entry per axis: at most alloc::MAX_RANK.
+    #[allow(clippy::disallowed_macros, clippy::disallowed_methods)]
     let mut dst_strides = vec![1usize; r];
     for a in (0..last).rev() {
         dst_strides[a] = dst_strides[a + 1] * dims[a + 1];
     }
     let others: Vec<usize> = (0..last).filter(|&a| a != q).collect();
+    // One entry per axis: at most alloc::MAX_RANK.
+    #[allow(clippy::disallowed_macros, clippy::disallowed_methods)]
     let mut idx = vec![0usize; others.len()];
     let (dq, dl) = (dims[q], dims[last]);
     let (sq, sl, dsq) = (strides[q], strides[last], dst_strides[q]);

@@ -3,20 +3,21 @@
 //! shape, without a copy; `Shape`, `Size` and `Rank` describe it.
 
 use super::{check_rank, internal};
+use crate::alloc;
 use crate::bail;
 use crate::dtype::{DataType, Element};
 use crate::error::{Error, Result};
-use crate::ops::{KernelOutputs, OpContext, int_values_of, normalize_axis};
+use crate::ops::{KernelOutputs, OpContext, int_values_of, normalize_axis, outputs};
 use crate::tensor::{self, Tensor};
 
 pub(super) fn identity(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
-    Ok(smallvec::smallvec![ctx.input(0).clone()])
+    Ok(outputs([ctx.input(0).clone()]))
 }
 
 pub(super) fn reshape(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
     let shape = reshaped(ctx.account(), input.shape(), ctx.input(1), ctx.arg_name(1))?;
-    Ok(smallvec::smallvec![input.reshaped(shape)?])
+    Ok(outputs([input.reshaped(shape)?]))
 }
 
 /// The shape `Reshape` gives an input of shape `input` when its shape
@@ -35,7 +36,7 @@ pub(in crate::ops) fn reshaped(
     }
     let sizes = int_values_of(account, sizes_t, arg)?;
     check_rank(sizes.len(), "the output")?;
-    let mut shape = Vec::with_capacity(sizes.len());
+    let mut shape = alloc::with_room(sizes.len())?;
     let mut unknown = None;
     let mut known = 1usize;
     let mut has_zero = false;
@@ -102,7 +103,7 @@ pub(in crate::ops) fn reshaped(
 pub(super) fn expand_dims(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
     let shape = expanded(ctx.account(), input.shape(), ctx.input(1), ctx.arg_name(1))?;
-    Ok(smallvec::smallvec![input.reshaped(shape)?])
+    Ok(outputs([input.reshaped(shape)?]))
 }
 
 /// `ExpandDims`'s check that its axis argument, of shape `axis`, holds one
@@ -138,7 +139,7 @@ pub(in crate::ops) fn expanded(
         );
     }
     let at = if axis < 0 { axis + r + 1 } else { axis } as usize;
-    let mut shape = input.to_vec();
+    let mut shape = alloc::copied(input)?;
     shape.insert(at, 1);
     Ok(shape)
 }
@@ -146,7 +147,7 @@ pub(in crate::ops) fn expanded(
 pub(super) fn squeeze(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let input = ctx.input(0);
     let kept = squeezed(input.shape(), ctx.attrs)?;
-    Ok(smallvec::smallvec![input.reshaped(kept)?])
+    Ok(outputs([input.reshaped(kept)?]))
 }
 
 /// The shape `Squeeze` gives an input of shape `shape`; shared with
@@ -156,7 +157,7 @@ pub(in crate::ops) fn squeezed(shape: &[usize], attrs: &crate::ops::Attrs) -> Re
     if dims.is_empty() {
         return Ok(shape.iter().copied().filter(|&s| s != 1).collect());
     }
-    let mut drop = vec![false; shape.len()];
+    let mut drop = alloc::filled(shape.len(), false)?;
     for &d in dims {
         let a = normalize_axis(d, shape.len(), "squeeze_dims entry")?;
         if shape[a] != 1 {
@@ -177,32 +178,32 @@ pub(in crate::ops) fn squeezed(shape: &[usize], attrs: &crate::ops::Attrs) -> Re
 
 pub(super) fn shape(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let dims = ctx.input(0).shape();
-    Ok(smallvec::smallvec![index_tensor(
+    Ok(outputs([index_tensor(
         ctx,
         out_type(ctx)?,
-        vec![dims.len()],
+        Vec::from([dims.len()]),
         dims,
-    )?])
+    )?]))
 }
 
 pub(super) fn size(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let n = ctx.input(0).num_elements();
-    Ok(smallvec::smallvec![index_tensor(
+    Ok(outputs([index_tensor(
         ctx,
         out_type(ctx)?,
-        vec![],
-        &[n]
-    )?])
+        Vec::new(),
+        &[n],
+    )?]))
 }
 
 pub(super) fn rank(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let r = ctx.input(0).rank();
-    Ok(smallvec::smallvec![index_tensor(
+    Ok(outputs([index_tensor(
         ctx,
         DataType::Int32,
-        vec![],
-        &[r]
-    )?])
+        Vec::new(),
+        &[r],
+    )?]))
 }
 
 /// An INT32 or INT64 tensor holding `values`.

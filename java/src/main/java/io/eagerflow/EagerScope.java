@@ -3,6 +3,7 @@ package io.eagerflow;
 import io.eagerflow.internal.FreeCall;
 import io.eagerflow.internal.NativeCall;
 import io.eagerflow.internal.NativeSession;
+import io.eagerflow.internal.Wire;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -32,7 +33,7 @@ import java.util.Objects;
  *
  * <p><b>Closing.</b> {@link #close()} frees the scope's tensors that were neither {@link #keep
  * kept} nor already {@link EagerSession#release released}, at once and in one native call, under
- * every cleanup strategy; they count in {@link SessionStats#freedExplicitly()}. Any later use of an
+ * every cleanup strategy; they count in {@link SessionStats#freedByScope()}. Any later use of an
  * operand it freed ({@code shape()}, an op input, {@code asTensor()}, reads through a tensor {@code
  * asTensor()} returned) throws {@link IllegalStateException} naming the operand, as after {@code
  * release}. Releasing an operand while its scope is open frees it at once; the scope's close then
@@ -144,8 +145,8 @@ public final class EagerScope implements AutoCloseable {
 
   /**
    * Frees every tensor of this scope that was not kept or released, in one native call, counted in
-   * {@link SessionStats#freedExplicitly()}. Does nothing if the scope is closed already or its
-   * session was closed (which freed everything).
+   * {@link SessionStats#freedByScope()}. Does nothing if the scope is closed already or its session
+   * was closed (which freed everything).
    *
    * @throws IllegalStateException if called from a thread other than the one that opened the scope,
    *     or while a scope opened inside it (on the same session) is still open; nothing changes then
@@ -212,7 +213,7 @@ public final class EagerScope implements AutoCloseable {
     private final int count;
 
     FreeOwned(EagerScope scope, Output<?>[] owned, int count) {
-      super(false);
+      super(false, Wire.FREED_BY_SCOPE);
       this.scope = scope;
       this.owned = owned;
       this.count = count;

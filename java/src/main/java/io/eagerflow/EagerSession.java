@@ -1,6 +1,7 @@
 package io.eagerflow;
 
 import io.eagerflow.internal.ConstantCall;
+import io.eagerflow.internal.Flight;
 import io.eagerflow.internal.FreeCall;
 import io.eagerflow.internal.LeakSites;
 import io.eagerflow.internal.LibraryCleaner;
@@ -9,6 +10,7 @@ import io.eagerflow.internal.NativeTensor;
 import io.eagerflow.internal.OpInfo;
 import io.eagerflow.internal.SessionAccess;
 import io.eagerflow.internal.TensorTypes;
+import io.eagerflow.internal.Wire;
 import io.eagerflow.types.TType;
 import java.lang.ref.Cleaner;
 import java.util.Objects;
@@ -447,7 +449,7 @@ public final class EagerSession implements AutoCloseable {
     private boolean busy;
 
     private Release() {
-      super(true);
+      super(true, Wire.FREED_EXPLICITLY);
     }
 
     static Release acquire(EagerSession session, Operand<?>[] operands) {
@@ -591,11 +593,14 @@ public final class EagerSession implements AutoCloseable {
       } else if (first) {
         LeakSites.report(site, "the session was collected without close()");
         SessionStats s = SessionStats.of(core.stats());
-        LOG.log(
+        Flight.log(
+            LOG,
             System.Logger.Level.WARNING,
-            "An EagerSession became unreachable without close(); freed its {0} remaining tensors."
-                + " Close sessions with try-with-resources.",
-            s.freedAtClose());
+            Flight.Kind.FORGOTTEN_SESSION,
+            "An EagerSession became unreachable without close(); freed its "
+                + s.freedAtClose()
+                + " remaining tensors. Close sessions with try-with-resources.",
+            null);
       }
     }
   }

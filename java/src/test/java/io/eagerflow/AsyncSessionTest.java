@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.eagerflow.EagerSession.ResourceCleanupStrategy;
+import io.eagerflow.junit.EagerTest;
 import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TInt32;
@@ -99,32 +100,28 @@ class AsyncSessionTest {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(ResourceCleanupStrategy.class)
-  void dependenciesAreHonouredAcrossThreads(ResourceCleanupStrategy s) throws Exception {
-    try (EagerSession session = open(true, s)) {
-      Ops tf = Ops.create(session);
-      BlockingQueue<Operand<TFloat32>> handOver = new ArrayBlockingQueue<>(1000);
-      CompletableFuture<Void> producer =
-          CompletableFuture.runAsync(
-              () -> {
-                Operand<TFloat32> x = tf.constant(new float[] {1f, 2f});
-                for (int i = 0; i < 500; i++) {
-                  x = tf.math.add(x, tf.constant(1f));
-                  handOver.add(x);
-                }
-              });
-      float[] last = null;
-      for (int i = 0; i < 500; i++) {
-        Operand<TFloat32> y = tf.math.mul(handOver.take(), tf.constant(2f));
-        if (i % 100 == 99 || i == 499) {
-          last = y.asTensor().toArray();
-          assertArrayEquals(new float[] {2f * (i + 2), 2f * (i + 3)}, last, "step " + i);
-        }
+  @EagerTest(async = true)
+  void dependenciesAreHonouredAcrossThreads(EagerSession session, Ops tf) throws Exception {
+    BlockingQueue<Operand<TFloat32>> handOver = new ArrayBlockingQueue<>(1000);
+    CompletableFuture<Void> producer =
+        CompletableFuture.runAsync(
+            () -> {
+              Operand<TFloat32> x = tf.constant(new float[] {1f, 2f});
+              for (int i = 0; i < 500; i++) {
+                x = tf.math.add(x, tf.constant(1f));
+                handOver.add(x);
+              }
+            });
+    float[] last = null;
+    for (int i = 0; i < 500; i++) {
+      Operand<TFloat32> y = tf.math.mul(handOver.take(), tf.constant(2f));
+      if (i % 100 == 99 || i == 499) {
+        last = y.asTensor().toArray();
+        assertArrayEquals(new float[] {2f * (i + 2), 2f * (i + 3)}, last, "step " + i);
       }
-      producer.get(30, TimeUnit.SECONDS);
-      session.sync();
     }
+    producer.get(30, TimeUnit.SECONDS);
+    session.sync();
   }
 
   @ParameterizedTest
@@ -216,27 +213,23 @@ class AsyncSessionTest {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(ResourceCleanupStrategy.class)
-  void aPendingOutputsDtypeAndShapeAreKnownBeforeItsOpRuns(ResourceCleanupStrategy s) {
-    try (EagerSession session = open(true, s)) {
-      Ops tf = Ops.create(session);
-      // Integer division by zero: only the values decide, so this op fails when it runs.
-      Operand<TInt32> failing =
-          tf.math.div(tf.constant(new int[2][3]), tf.constant(new int[] {1, 0, 1}));
-      Operand<TFloat32> product =
-          tf.linalg.matMul(tf.constant(new float[4][2]), tf.constant(new float[2][5]));
-      EagerOperation op = (EagerOperation) failing.op();
-      // Answered from the build's inference, although the op fails (or has failed) when run.
-      assertEquals(Shape.of(2, 3), op.shape(0));
-      assertEquals(DataType.INT32, op.dtype(0));
-      assertEquals(Shape.of(4, 5), product.shape());
-      RuntimeException read = assertThrows(RuntimeException.class, () -> failing.asTensor());
-      assertTrue(read.getMessage().startsWith("RealDiv"), read.getMessage());
-      RuntimeException atSync = assertThrows(RuntimeException.class, session::sync);
-      assertEquals(read.getClass(), atSync.getClass());
-      assertArrayEquals(new float[20], product.asTensor().toArray());
-    }
+  @EagerTest(async = true)
+  void aPendingOutputsDtypeAndShapeAreKnownBeforeItsOpRuns(EagerSession session, Ops tf) {
+    // Integer division by zero: only the values decide, so this op fails when it runs.
+    Operand<TInt32> failing =
+        tf.math.div(tf.constant(new int[2][3]), tf.constant(new int[] {1, 0, 1}));
+    Operand<TFloat32> product =
+        tf.linalg.matMul(tf.constant(new float[4][2]), tf.constant(new float[2][5]));
+    EagerOperation op = (EagerOperation) failing.op();
+    // Answered from the build's inference, although the op fails (or has failed) when run.
+    assertEquals(Shape.of(2, 3), op.shape(0));
+    assertEquals(DataType.INT32, op.dtype(0));
+    assertEquals(Shape.of(4, 5), product.shape());
+    RuntimeException read = assertThrows(RuntimeException.class, () -> failing.asTensor());
+    assertTrue(read.getMessage().startsWith("RealDiv"), read.getMessage());
+    RuntimeException atSync = assertThrows(RuntimeException.class, session::sync);
+    assertEquals(read.getClass(), atSync.getClass());
+    assertArrayEquals(new float[20], product.asTensor().toArray());
   }
 
   /** A GatherV2 whose index (7, out of range for 3 elements) is computed by an earlier op. */

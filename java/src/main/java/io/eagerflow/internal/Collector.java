@@ -30,7 +30,16 @@ final class Collector {
     /** {@code System.gc()}. */
     FULL,
     /** Nothing: no Eden to fill, and explicit collections are disabled. */
-    NONE
+    NONE;
+
+    /** The {@code method} of a {@code CollectionRequested} event. */
+    String eventName() {
+      return switch (this) {
+        case YOUNG -> "YOUNG_FILL";
+        case FULL -> "SYSTEM_GC";
+        case NONE -> "NONE";
+      };
+    }
   }
 
   /** Arrays well under G1's humongous threshold (half a region, at least 512 KiB). */

@@ -3,9 +3,9 @@ package io.eagerflow.internal;
 import java.util.Arrays;
 
 /**
- * A call that frees tensors of a session explicitly ({@code release}, a scope's close), in one
- * native call however many there are. {@link #select} runs entered and names them with {@link
- * #free}.
+ * A call that frees tensors of a session by the caller's choice ({@code release}, a scope's close),
+ * in one native call however many there are. {@link #select} runs entered and names them with
+ * {@link #free}.
  */
 public abstract class FreeCall extends NativeCall<Void> {
   private final boolean safePoint;
@@ -14,12 +14,11 @@ public abstract class FreeCall extends NativeCall<Void> {
   private long[] handles;
   private int count;
 
-  /** Frees explicitly; a safe point if {@code safePoint} ({@code release}, not a scope). */
-  protected FreeCall(boolean safePoint) {
-    this(safePoint, Wire.FREED_EXPLICITLY);
-  }
-
-  FreeCall(boolean safePoint, int reason) {
+  /**
+   * Frees for {@code reason} ({@code Wire.FREED_*}: each has its own counter in {@code
+   * SessionStats}); a safe point if {@code safePoint} ({@code release}, not a scope).
+   */
+  protected FreeCall(boolean safePoint, int reason) {
     this.safePoint = safePoint;
     this.reason = reason;
   }
@@ -68,11 +67,15 @@ public abstract class FreeCall extends NativeCall<Void> {
 
   @Override
   protected final long invoke(long sessionId) {
+    FlightEvents.ScopeClosed event =
+        reason == Wire.FREED_BY_SCOPE ? Flight.scopeCloses(sessionId) : null;
+    long freed = 0;
     if (count == 1) {
-      Native.free(sessionId, first, reason);
+      freed = Native.free(sessionId, first, reason) ? 1 : 0;
     } else if (count > 1) {
-      Native.freeMany(sessionId, handles, count, reason);
+      freed = Native.freeMany(sessionId, handles, count, reason);
     }
+    Flight.scopeClosed(event, sessionId, freed);
     return 0;
   }
 

@@ -74,9 +74,9 @@ public final class LeakAudit implements AutoCloseable {
   }
 
   /**
-   * What is left behind now: every session and standalone tensor created under this audit and
-   * not closed (still open, or freed by the library instead), and every op output freed by a
-   * cleanup strategy or at close, in the order they happened.
+   * What is left behind now: every session and standalone tensor created under this audit and not
+   * closed (still open, or freed by the library instead), and every op output freed by a cleanup
+   * strategy or at close, in the order they happened.
    */
   public synchronized List<Leak> leaks() {
     List<Leak> all = new ArrayList<>(freed);

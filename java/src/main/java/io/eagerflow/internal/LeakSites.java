@@ -85,8 +85,10 @@ public final class LeakSites {
     }
     String where = callerFrames(site);
     if (REPORTED.add(site.getMessage() + "@" + where)) {
-      LOG.log(
+      Flight.log(
+          LOG,
           System.Logger.Level.WARNING,
+          Flight.Kind.LEAK,
           "eagerflow leak: "
               + site.getMessage().replace(" created here", "")
               + " created at "

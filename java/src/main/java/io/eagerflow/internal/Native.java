@@ -71,11 +71,20 @@ public final class Native {
    */
   public static native void closeSession(long session, long[] statsOut);
 
-  /** Writes 8 counters, in {@code SessionStats} order. */
+  /** Writes the counters of {@code SessionStats}, at the positions {@code Wire.STATS_*} says. */
   public static native void stats(long session, long[] out);
 
-  /** Writes live bytes, peak bytes, live tensors and pooled bytes of the process. */
+  /**
+   * Writes the process-wide counters of {@code NativeMemory}, at the positions {@code
+   * Wire.MEMORY_*} says.
+   */
   public static native void memoryStats(long[] out);
+
+  /**
+   * Counts one {@code NativeMemoryExhaustedException} thrown to a caller, in {@code
+   * NativeMemory.limitExhaustions()}.
+   */
+  public static native void countLimitExhaustion();
 
   /** Releases every idle pooled buffer; returns the bytes released. */
   public static native long trimPool();

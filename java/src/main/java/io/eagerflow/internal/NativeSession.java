@@ -30,6 +30,7 @@ public final class NativeSession {
 
   private final long id;
   private final Mode mode;
+  private final long maxNativeBytes;
 
   /** Calls in flight in the low bits; the sign bit once closing has begun. */
   private final AtomicLong state = new AtomicLong();
@@ -47,6 +48,7 @@ public final class NativeSession {
   private NativeSession() {
     this.id = 0;
     this.mode = Mode.ON_CLOSE;
+    this.maxNativeBytes = 0;
     this.tracking = null;
     this.relief = null;
     this.executorThread = null;
@@ -71,12 +73,14 @@ public final class NativeSession {
       boolean trackLeaks,
       int asyncQueueCapacity) {
     OpenSessions.beforeOpen();
+    FlightEvents.SessionOpened opening = Flight.sessionOpening();
     boolean gcSignals = mode != Mode.ON_CLOSE;
     this.id =
         asyncQueueCapacity > 0
             ? Native.newAsyncSession(maxNativeBytes, gcTriggerBytes, gcSignals, asyncQueueCapacity)
             : Native.newSession(maxNativeBytes, gcTriggerBytes, gcSignals);
     this.mode = mode;
+    this.maxNativeBytes = maxNativeBytes;
     if (trackLeaks) {
       LeakSites.trackStandalone();
     }
@@ -92,6 +96,15 @@ public final class NativeSession {
       throw e;
     }
     OpenSessions.opened();
+    Flight.sessionOpened(
+        opening,
+        id,
+        strategyName,
+        asyncQueueCapacity,
+        maxNativeBytes,
+        gcTriggerBytes,
+        maxGcTimeShare,
+        trackLeaks);
   }
 
   /**
@@ -108,17 +121,17 @@ public final class NativeSession {
       call.prepare(sessionId);
       long raw;
       try {
-        raw = call.invoke(sessionId);
+        raw = invoke(call, sessionId);
       } catch (NativeMemoryExhaustedException e) {
         if (relief == null) {
-          throw e;
+          throw limitReached(sessionId, e);
         }
         // The call is not handed to relief: it stays local, and the JIT may then not allocate it.
         long freed = relief.beforeRetry(sessionId, e);
         try {
-          raw = call.invoke(sessionId);
+          raw = invoke(call, sessionId);
         } catch (NativeMemoryExhaustedException again) {
-          throw relief.exhausted(again, freed);
+          throw limitReached(sessionId, relief.exhausted(again, freed));
         }
       }
       R result = call.result(relief == null ? raw : relief.decode(sessionId, raw));
@@ -132,6 +145,25 @@ public final class NativeSession {
       // The call holds its operands: none may be freed by the cleanup before the call returned.
       Reference.reachabilityFence(call);
     }
+  }
+
+  /** The call's native step; an op's is timed while a recording wants {@code OpExecution}. */
+  private static long invoke(NativeCall<?> call, long sessionId) {
+    if (Flight.timingOps() && call instanceof OpCall<?> op) {
+      return Flight.timedOp(op, sessionId);
+    }
+    return call.invoke(sessionId);
+  }
+
+  /**
+   * Counts and records {@code thrown}, the hard limit's exception on its way to the caller. Call
+   * entered.
+   *
+   * @return {@code thrown}
+   */
+  RuntimeException limitReached(long sessionId, RuntimeException thrown) {
+    String strategy = tracking == null ? "standalone" : tracking.strategyName();
+    return Flight.limitReached(sessionId, strategy, maxNativeBytes, thrown);
   }
 
   /** A safe point and nothing else ({@code opBuilder}). */
@@ -269,6 +301,7 @@ public final class NativeSession {
         break;
       }
     }
+    FlightEvents.SessionClosed closing = Flight.sessionClosing();
     try {
       awaitCallsInFlight();
       tracking.stop();
@@ -277,6 +310,7 @@ public final class NativeSession {
       Threads.join(executorThread);
       tracking.reportAtClose();
       finalStats.complete(stats);
+      Flight.sessionClosed(closing, id, tracking.strategyName(), isAsync(), maxNativeBytes, stats);
     } finally {
       finalStats.complete(new long[Wire.STATS_LENGTH]);
       OpenSessions.closed();

@@ -397,4 +397,79 @@ public abstract class OpCall<R> extends NativeCall<R> {
    * single-output path ran and {@code first} is the only one.
    */
   protected abstract R outputs(long first, long[] all);
+
+  /** How many outputs the last {@link #invoke} made. */
+  final int outputCount() {
+    return outputs == null ? 1 : outputs.length;
+  }
+
+  /**
+   * Appends each input's dtype and shape to {@code types} and {@code shapes}, for the {@code
+   * OpExecution} event, after the op ran: {@code FLOAT, INT32} and {@code [2, 3], []}, a list's in
+   * brackets. An asynchronous session's inputs may still be pending: they show as {@code ?} rather
+   * than being waited for. Call entered.
+   */
+  final void describeInputs(long sessionId, StringBuilder types, StringBuilder shapes) {
+    boolean pendingPossible = session.isAsync();
+    int[] lists = inputLists();
+    int args = lists == null ? inputCount : lists.length;
+    int input = 0;
+    for (int a = 0; a < args; a++) {
+      int len = lists == null ? -1 : lists[a];
+      separate(a, types, shapes);
+      if (len >= 0) {
+        types.append('[');
+        shapes.append('[');
+      }
+      for (int k = 0; k < (len < 0 ? 1 : len); k++, input++) {
+        separate(k, types, shapes);
+        describeInput(input, sessionId, pendingPossible, types, shapes);
+      }
+      if (len >= 0) {
+        types.append(']');
+        shapes.append(']');
+      }
+    }
+    if (hasScalar) {
+      separate(args, types, shapes);
+      types.append(io.eagerflow.DataType.fromCode(scalarDtype).name());
+      shapes.append("[]");
+    }
+  }
+
+  private static void separate(int index, StringBuilder types, StringBuilder shapes) {
+    if (index > 0) {
+      types.append(", ");
+      shapes.append(", ");
+    }
+  }
+
+  private void describeInput(
+      int i, long sessionId, boolean pendingPossible, StringBuilder types, StringBuilder shapes) {
+    long[] d = null;
+    if (!pendingPossible) {
+      NativeSession from = inputSession(i);
+      long handle = i == 0 ? handle0 : i == 1 ? handle1 : more.handles[i - 2];
+      try {
+        // The op ran on it: ready, so this does not wait.
+        d = Native.describe(from == null ? sessionId : from.id(), handle, false);
+      } catch (RuntimeException e) {
+        d = null; // freed meanwhile by another thread: unknown
+      }
+    }
+    if (d == null) {
+      types.append('?');
+      shapes.append('?');
+      return;
+    }
+    types.append(io.eagerflow.DataType.fromCode((int) d[0]).name());
+    shapes.append('[');
+    for (int k = 0; k < d[1]; k++) {
+      if (k > 0) {
+        shapes.append(", ");
+      }
+      shapes.append(d[2 + k]);
+    }
+    shapes.append(']');
+  }
 }

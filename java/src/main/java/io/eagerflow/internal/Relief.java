@@ -22,6 +22,16 @@ final class Relief {
       "System.gc() does nothing under -XX:+DisableExplicitGC and this collector has no Eden to"
           + " fill";
 
+  /** Why a collection is requested (the {@code cause} of a {@code CollectionRequested} event). */
+  enum Cause {
+    /** An allocating call's live bytes passed the soft threshold. */
+    SOFT_THRESHOLD,
+    /** The hard limit refused an allocation, which the door then retries once. */
+    HARD_LIMIT,
+    /** The same for an asynchronous session's queued op, on its executor thread. */
+    QUEUED_OP
+  }
+
   /** Requests in a row that freed nothing before pacing stops asking. */
   private static final int FRUITLESS_REQUESTS = 3;
 
@@ -60,6 +70,9 @@ final class Relief {
   private long smoothedMutatorNanos;
   private boolean pacingGaveUp;
 
+  /** The soft threshold as this side last set it, for events; racy updates only blur a report. */
+  private volatile long trigger;
+
   Relief(
       NativeSession session,
       Tracking tracking,
@@ -72,6 +85,7 @@ final class Relief {
     this.trackLeaks = tracking.tracksLeaks();
     this.maxNativeBytes = maxNativeBytes;
     this.fixedTrigger = gcTriggerBytes > 0;
+    this.trigger = fixedTrigger ? gcTriggerBytes : Wire.MIN_GC_TRIGGER_BYTES;
     this.maxGcTimeShare = maxGcTimeShare;
   }
 
@@ -89,7 +103,7 @@ final class Relief {
       tracking.safePoint(sessionId);
       giveUp(sessionId, NO_COLLECTION);
     } else {
-      relieve(sessionId);
+      relieve(sessionId, Cause.SOFT_THRESHOLD);
     }
     return ~raw;
   }
@@ -101,9 +115,11 @@ final class Relief {
    */
   long beforeRetry(long sessionId, NativeMemoryExhaustedException e) {
     if (session.mode() == NativeSession.Mode.ON_CLOSE) {
-      throw new TFResourceExhaustedException(e.getMessage() + "; strategy " + strategyName);
+      throw session.limitReached(
+          sessionId,
+          new TFResourceExhaustedException(e.getMessage() + "; strategy " + strategyName));
     }
-    return relieveAtLimit(sessionId);
+    return relieveAtLimit(sessionId, Cause.HARD_LIMIT);
   }
 
   /**
@@ -111,9 +127,9 @@ final class Relief {
    * was unreachable, or, when no collection can be caused, free what the JVM's own collections
    * found. Returns the bytes freed.
    */
-  long relieveAtLimit(long sessionId) {
+  long relieveAtLimit(long sessionId, Cause cause) {
     if (Collector.canCollect()) {
-      return relieve(sessionId);
+      return relieve(sessionId, cause);
     }
     long before = liveBytes(sessionId);
     tracking.safePoint(sessionId);
@@ -127,7 +143,7 @@ final class Relief {
    */
   boolean relieveForQueuedOp() {
     try {
-      return session.whileOpen(this::relieveAtLimit);
+      return session.whileOpen(id -> relieveAtLimit(id, Cause.QUEUED_OP));
     } catch (RuntimeException e) {
       return false; // closed meanwhile: the op fails with its own error
     }
@@ -179,8 +195,10 @@ final class Relief {
 
   private void warnGivingUp(String why) {
     if (WARNED_GIVING_UP.compareAndSet(false, true)) {
-      LOG.log(
+      Flight.log(
+          LOG,
           System.Logger.Level.WARNING,
+          Flight.Kind.PRESSURE,
           "eagerflow: garbage collections cannot keep native memory down ("
               + why
               + "); an "
@@ -192,7 +210,8 @@ final class Relief {
               + (trackLeaks
                   ? "; unreleased outputs now held were created most at: " + tracking.topSites()
                   : "; build the session with trackLeaks(true) to log where unreleased outputs"
-                      + " are created"));
+                      + " are created"),
+          null);
     }
   }
 
@@ -211,16 +230,19 @@ final class Relief {
    *
    * @return the bytes the session held less afterwards
    */
-  private long relieve(long sessionId) {
+  private long relieve(long sessionId, Cause cause) {
+    FlightEvents.CollectionRequested event = Flight.collectionStarts();
     long liveBefore = liveBytes(sessionId);
     long gcBefore = GcFacts.gcNanos();
     long start = System.nanoTime();
     Collector.Method method = Collector.choose();
     int outcome = collectAndDrain(sessionId, method);
     long liveAfter = settle(sessionId, outcome, liveBefore);
+    boolean thenFull = false;
     if (method == Collector.Method.YOUNG
         && liveAfter >= liveBefore
         && !GcFacts.explicitGcDisabled()) {
+      thenFull = true;
       outcome = Math.max(outcome, collectAndDrain(sessionId, Collector.Method.FULL));
       liveAfter = settle(sessionId, outcome, liveBefore);
     }
@@ -241,6 +263,21 @@ final class Relief {
           next == Long.MAX_VALUE ? "never" : Long.toString(next >> 20));
     }
     Native.collected(sessionId, ran, next);
+    long triggerBefore = trigger;
+    if (!fixedTrigger) {
+      trigger = next;
+    }
+    Flight.collectionDone(
+        event,
+        sessionId,
+        cause.name(),
+        thenFull ? "YOUNG_FILL_THEN_SYSTEM_GC" : method.eventName(),
+        ran,
+        liveBefore,
+        freed,
+        triggerBefore,
+        trigger,
+        GcFacts.gcNanos() - gcBefore);
     if (next == Long.MAX_VALUE) {
       warnGivingUp(FRUITLESS_REQUESTS + " requested collections in a row freed nothing");
     }

@@ -35,7 +35,12 @@ final class Threads {
     } catch (IllegalStateException e) {
       // The session closed before this thread started: there is nothing to run.
     } catch (Throwable t) {
-      LOG.log(System.Logger.Level.ERROR, "eagerflow executor failed", t);
+      Flight.log(
+          LOG,
+          System.Logger.Level.ERROR,
+          Flight.Kind.EXECUTOR_FAILED,
+          "eagerflow executor failed",
+          t);
     }
   }
 

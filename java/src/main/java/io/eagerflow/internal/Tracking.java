@@ -109,6 +109,8 @@ final class Tracking {
 
   /** Frees the outputs of {@code first} and of whatever else is queued, in batched calls. */
   void drain(long sessionId, Reference<?> first, long[] buf) {
+    FlightEvents.CleanupBatch event = Flight.cleanupStarts(sessionId);
+    long freed = 0;
     int n = 0;
     Sentinel sentinel = null;
     for (Reference<?> r = first; r != null; r = queue.poll()) {
@@ -128,7 +130,7 @@ final class Tracking {
           if (buf.length < BATCH) {
             buf = Arrays.copyOf(buf, buf.length * 2);
           } else {
-            Native.freeMany(sessionId, buf, n, Wire.FREED_BY_CLEANUP);
+            freed += Native.freeMany(sessionId, buf, n, Wire.FREED_BY_CLEANUP);
             n = 0;
           }
         }
@@ -136,8 +138,9 @@ final class Tracking {
       }
     }
     if (n > 0) {
-      Native.freeMany(sessionId, buf, n, Wire.FREED_BY_CLEANUP);
+      freed += Native.freeMany(sessionId, buf, n, Wire.FREED_BY_CLEANUP);
     }
+    Flight.cleanupDone(event, sessionId, strategyName, freed);
     if (sentinel != null) {
       sentinel.done.countDown();
     }
@@ -272,7 +275,12 @@ final class Tracking {
           }
         } catch (Throwable t) {
           // The thread must outlive any failure, or cleanup would stop for good.
-          LOG.log(System.Logger.Level.ERROR, "eagerflow background cleanup failed", t);
+          Flight.log(
+              LOG,
+              System.Logger.Level.ERROR,
+              Flight.Kind.CLEANUP_FAILED,
+              "eagerflow background cleanup failed",
+              t);
         }
       }
     }

@@ -18,6 +18,9 @@ public final class Wire {
   /** Free reason: the cleanup strategy found the owner unreachable. */
   public static final int FREED_BY_CLEANUP;
 
+  /** Free reason: the {@code EagerScope} that owned the tensor closed. */
+  public static final int FREED_BY_SCOPE;
+
   /** Position in the array {@link Native#stats} and {@link Native#closeSession} fill. */
   public static final int STATS_LIVE_TENSORS;
 
@@ -28,6 +31,7 @@ public final class Wire {
   public static final int STATS_FREED_BY_CLEANUP;
   public static final int STATS_FREED_AT_CLOSE;
   public static final int STATS_GC_REQUESTS;
+  public static final int STATS_FREED_BY_SCOPE;
 
   /** The length of the array {@link Native#stats} fills. */
   public static final int STATS_LENGTH;
@@ -38,6 +42,14 @@ public final class Wire {
   public static final int MEMORY_PEAK_BYTES;
   public static final int MEMORY_LIVE_TENSORS;
   public static final int MEMORY_POOLED_BYTES;
+  public static final int MEMORY_OPEN_SESSIONS;
+  public static final int MEMORY_CREATED_TENSORS;
+  public static final int MEMORY_FREED_EXPLICITLY;
+  public static final int MEMORY_FREED_BY_SCOPE;
+  public static final int MEMORY_FREED_BY_CLEANUP;
+  public static final int MEMORY_FREED_AT_CLOSE;
+  public static final int MEMORY_GC_REQUESTS;
+  public static final int MEMORY_LIMIT_EXHAUSTIONS;
 
   /** The length of the array {@link Native#memoryStats} fills. */
   public static final int MEMORY_LENGTH;
@@ -71,6 +83,7 @@ public final class Wire {
     Lines lines = new Lines(Native.wire());
     FREED_EXPLICITLY = lines.intValue("FREED_EXPLICITLY");
     FREED_BY_CLEANUP = lines.intValue("FREED_BY_CLEANUP");
+    FREED_BY_SCOPE = lines.intValue("FREED_BY_SCOPE");
     STATS_LIVE_TENSORS = lines.intValue("STATS_LIVE_TENSORS");
     STATS_LIVE_BYTES = lines.intValue("STATS_LIVE_BYTES");
     STATS_PEAK_BYTES = lines.intValue("STATS_PEAK_BYTES");
@@ -79,11 +92,20 @@ public final class Wire {
     STATS_FREED_BY_CLEANUP = lines.intValue("STATS_FREED_BY_CLEANUP");
     STATS_FREED_AT_CLOSE = lines.intValue("STATS_FREED_AT_CLOSE");
     STATS_GC_REQUESTS = lines.intValue("STATS_GC_REQUESTS");
+    STATS_FREED_BY_SCOPE = lines.intValue("STATS_FREED_BY_SCOPE");
     STATS_LENGTH = lines.intValue("STATS_LENGTH");
     MEMORY_LIVE_BYTES = lines.intValue("MEMORY_LIVE_BYTES");
     MEMORY_PEAK_BYTES = lines.intValue("MEMORY_PEAK_BYTES");
     MEMORY_LIVE_TENSORS = lines.intValue("MEMORY_LIVE_TENSORS");
     MEMORY_POOLED_BYTES = lines.intValue("MEMORY_POOLED_BYTES");
+    MEMORY_OPEN_SESSIONS = lines.intValue("MEMORY_OPEN_SESSIONS");
+    MEMORY_CREATED_TENSORS = lines.intValue("MEMORY_CREATED_TENSORS");
+    MEMORY_FREED_EXPLICITLY = lines.intValue("MEMORY_FREED_EXPLICITLY");
+    MEMORY_FREED_BY_SCOPE = lines.intValue("MEMORY_FREED_BY_SCOPE");
+    MEMORY_FREED_BY_CLEANUP = lines.intValue("MEMORY_FREED_BY_CLEANUP");
+    MEMORY_FREED_AT_CLOSE = lines.intValue("MEMORY_FREED_AT_CLOSE");
+    MEMORY_GC_REQUESTS = lines.intValue("MEMORY_GC_REQUESTS");
+    MEMORY_LIMIT_EXHAUSTIONS = lines.intValue("MEMORY_LIMIT_EXHAUSTIONS");
     MEMORY_LENGTH = lines.intValue("MEMORY_LENGTH");
     ATTR_INT = lines.intValue("ATTR_INT");
     ATTR_INTS = lines.intValue("ATTR_INTS");

@@ -140,6 +140,5 @@ class NdArrayConstantTest extends OpsTestBase {
       assertEquals(NdArrays.vectorOf(2f, 5f, 10f), b.asTensor());
       assertThrows(IllegalStateException.class, () -> a.getFloat(0));
     }
-    session = EagerSession.create(); // for the base class's @AfterEach
   }
 }

@@ -5,17 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
+import io.eagerflow.junit.EagerSessionExtension;
 import io.eagerflow.types.TBool;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TFloat64;
 import io.eagerflow.types.TInt32;
 import io.eagerflow.types.TInt64;
 import io.eagerflow.types.TUint8;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.tensorflow.ndarray.Shape;
 
-/** A fresh session and {@code Ops} per test, and readers that turn outputs into Java arrays. */
+/**
+ * A fresh session and {@code Ops} per test (from eagerflow-junit, which also fails a test that
+ * leaves a standalone tensor or a session open), and readers that turn outputs into Java arrays.
+ */
+@ExtendWith(EagerSessionExtension.class)
 abstract class OpsTestBase {
   static final float EPS = 1e-5f;
 
@@ -23,14 +28,9 @@ abstract class OpsTestBase {
   Ops tf;
 
   @BeforeEach
-  void openSession() {
-    session = EagerSession.create();
-    tf = Ops.create(session);
-  }
-
-  @AfterEach
-  void closeSession() {
-    session.close();
+  void useSession(EagerSession session, Ops tf) {
+    this.session = session;
+    this.tf = tf;
   }
 
   static float[] floats(Operand<TFloat32> o) {

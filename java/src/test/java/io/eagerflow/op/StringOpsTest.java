@@ -11,6 +11,7 @@ import io.eagerflow.EagerSession.ResourceCleanupStrategy;
 import io.eagerflow.Operand;
 import io.eagerflow.Operation;
 import io.eagerflow.exceptions.TFInvalidArgumentException;
+import io.eagerflow.junit.EagerTest;
 import io.eagerflow.types.TBool;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TInt32;
@@ -60,23 +61,15 @@ class StringOpsTest {
     assertArrayEquals(new boolean[] {true, true, false}, ne.asTensor().toArray());
   }
 
-  @ParameterizedTest
-  @EnumSource(ResourceCleanupStrategy.class)
-  void stringOpsUnderEveryStrategy(ResourceCleanupStrategy strategy) {
-    try (EagerSession s = open(strategy, false)) {
-      exercise(Ops.create(s));
-    }
+  @EagerTest(async = {false, true})
+  void stringOpsUnderEveryStrategyAndMode(Ops tf) {
+    exercise(tf);
   }
 
-  @ParameterizedTest
-  @EnumSource(ResourceCleanupStrategy.class)
-  void stringOpsInAsyncSessions(ResourceCleanupStrategy strategy) {
-    try (EagerSession s = open(strategy, true)) {
-      Ops tf = Ops.create(s);
-      exercise(tf);
-      Operand<TString> bad = tf.strings.substr(tf.constant("ab"), tf.constant(9), tf.constant(1));
-      assertThrows(IllegalArgumentException.class, () -> bad.asTensor().getObject());
-    }
+  @EagerTest(async = true)
+  void aFailedStringOpInAnAsyncSessionThrowsAtTheRead(Ops tf) {
+    Operand<TString> bad = tf.strings.substr(tf.constant("ab"), tf.constant(9), tf.constant(1));
+    assertThrows(IllegalArgumentException.class, () -> bad.asTensor().getObject());
   }
 
   @Test

@@ -69,8 +69,33 @@ public final class EagerSessionExtension
   private static final Config DEFAULT =
       new Config(ResourceCleanupStrategy.IN_BACKGROUND, false, false);
 
-  /** How a session is built and how strictly its test is checked. */
-  private record Config(ResourceCleanupStrategy strategy, boolean async, boolean strict) {
+  /**
+   * How a session is built and how strictly its test is checked. (Classes, not records: Gradle
+   * 4.4.1 reads the compile classpath with an ASM too old for records.)
+   */
+  private static final class Config {
+    private final ResourceCleanupStrategy strategy;
+    private final boolean async;
+    private final boolean strict;
+
+    Config(ResourceCleanupStrategy strategy, boolean async, boolean strict) {
+      this.strategy = strategy;
+      this.async = async;
+      this.strict = strict;
+    }
+
+    ResourceCleanupStrategy strategy() {
+      return strategy;
+    }
+
+    boolean async() {
+      return async;
+    }
+
+    boolean strict() {
+      return strict;
+    }
+
     static Config of(WithEagerSession a) {
       return new Config(a.strategy(), a.async(), a.strict());
     }
@@ -240,8 +265,17 @@ public final class EagerSessionExtension
   }
 
   /** One run of an {@link EagerTest}: its name, and its config handed to the test's context. */
-  private record Invocation(String pattern, String displayName, Config config)
-      implements TestTemplateInvocationContext {
+  private static final class Invocation implements TestTemplateInvocationContext {
+    private final String pattern;
+    private final String displayName;
+    private final Config config;
+
+    Invocation(String pattern, String displayName, Config config) {
+      this.pattern = pattern;
+      this.displayName = displayName;
+      this.config = config;
+    }
+
     @Override
     public String getDisplayName(int index) {
       return pattern

@@ -45,9 +45,7 @@ final class LeakReport {
     }
     message.append('.');
     AssertionFailedError failure = new AssertionFailedError(message.toString());
-    groups.values().stream()
-        .limit(SHOWN)
-        .forEach(g -> failure.addSuppressed(g.first.site()));
+    groups.values().stream().limit(SHOWN).forEach(g -> failure.addSuppressed(g.first.site()));
     return failure;
   }
 
