@@ -6,14 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eagerflow.NativeMemoryExhaustedException;
+import io.eagerflow.exceptions.TFInvalidArgumentException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The copy paths of the JNI boundary with shapes, offsets and lengths that claim sizes no buffer
- * has: each is refused before anything is copied or allocated, with exact counts afterwards, and a
- * large decoded array counts against the session's cap.
+ * has: each is refused before anything is copied or allocated, with exact counts afterwards; an
+ * input list past the per-call bound is refused, and a large decoded one counts against the cap.
  */
 class NativeCopyBoundsTest {
   private static final long CAP = 64L << 20;
@@ -120,24 +121,50 @@ class NativeCopyBoundsTest {
     assertEquals(256 + 3, liveBytes());
   }
 
-  /** A 128 MiB array of inputs is decoded into a temporary that counts against the 64 MiB cap. */
+  /** More inputs than one call may name are refused before the array is decoded. */
   @Test
-  void aLargeDecodedArrayCountsAgainstTheCap() {
+  void tooManyInputsAreRefusedBeforeDecoding() {
     long x = Native.fromFloats(session, new long[] {2}, new float[] {1, 2});
     long[] inputs = new long[16 << 20];
     java.util.Arrays.fill(inputs, x);
     int addN = Native.opIndex("AddN");
-    NativeMemoryExhaustedException e =
+    TFInvalidArgumentException e =
         assertThrows(
-            NativeMemoryExhaustedException.class,
+            TFInvalidArgumentException.class,
             () -> Native.execute(session, addN, inputs, new int[] {inputs.length}, null));
-    assertTrue(e.getMessage().contains(Long.toString(CAP)), e.getMessage());
+    assertTrue(e.getMessage().contains(Integer.toString(16 << 20)), e.getMessage());
+    assertTrue(e.getMessage().contains(Integer.toString(1 << 20)), e.getMessage());
     assertEquals(8, liveBytes());
     assertEquals(1, liveTensors());
     long[] sum = Native.execute(session, addN, new long[] {x, x, x}, new int[] {3}, null);
     float[] back = new float[2];
     Native.readFloats(session, sum[0], 0, back);
     assertArrayEquals(new float[] {3, 6}, back);
+  }
+
+  /**
+   * The largest input list (8 MiB of handles decoded) counts against a 1 MiB cap while it lives.
+   */
+  @Test
+  void aLargeDecodedArrayCountsAgainstTheCap() {
+    long small = Native.newSession(1L << 20, 0, false);
+    try {
+      long x = Native.fromFloats(small, new long[] {2}, new float[] {1, 2});
+      long[] inputs = new long[1 << 20];
+      java.util.Arrays.fill(inputs, x);
+      int addN = Native.opIndex("AddN");
+      NativeMemoryExhaustedException e =
+          assertThrows(
+              NativeMemoryExhaustedException.class,
+              () -> Native.execute(small, addN, inputs, new int[] {inputs.length}, null));
+      assertTrue(e.getMessage().contains(Long.toString(1L << 20)), e.getMessage());
+      long[] now = new long[Wire.STATS_LENGTH];
+      Native.stats(small, now);
+      assertEquals(1, now[Wire.STATS_LIVE_TENSORS]);
+      assertEquals(8, now[Wire.STATS_LIVE_BYTES]);
+    } finally {
+      Native.closeSession(small, new long[Wire.STATS_LENGTH]);
+    }
   }
 
   /** Freeing copies handles in chunks: any count, no allocation, exact counts. */

@@ -167,13 +167,13 @@ class NativeFuzzTest {
     assertThrows(IllegalStateException.class, () -> Native.copyTensor(a, b, copied));
     assertThrows(IllegalStateException.class, () -> Native.closeSession(a, null));
     Native.closeSession(b, sb);
-    assertArrayEquals(new long[] {0, 0, sa[2], 1, 0, 0, 1, 0}, sa);
-    assertArrayEquals(new long[] {0, 0, sb[2], 2, 0, 0, 2, 0}, sb);
+    assertArrayEquals(new long[] {0, 0, sa[2], 1, 0, 0, 1, 0, 0}, sa);
+    assertArrayEquals(new long[] {0, 0, sb[2], 2, 0, 0, 2, 0, 0}, sb);
   }
 
   @Test
   void closingWhileOtherThreadsUseTheSessionIsSafeAndFinal() throws Exception {
-    long[] before = new long[4];
+    long[] before = new long[Wire.MEMORY_LENGTH];
     Native.memoryStats(before);
     long session = Native.newSession(0, 0, false);
     int add = Native.opIndex("AddV2");
@@ -228,7 +228,7 @@ class NativeFuzzTest {
         IllegalStateException.class, () -> Native.stats(session, new long[Wire.STATS_LENGTH]));
     // Calls that raced with close held inputs and outputs for a moment (counted live in the
     // stats at close); once they returned, nothing of the session is left anywhere.
-    long[] after = new long[4];
+    long[] after = new long[Wire.MEMORY_LENGTH];
     Native.memoryStats(after);
     assertTrue(after[0] <= before[0], "live bytes " + before[0] + " -> " + after[0]);
     assertTrue(after[2] <= before[2], "live tensors " + before[2] + " -> " + after[2]);
