@@ -37,6 +37,7 @@ public final class EncodedStrings {
   /** {@code values}, a row-major array of {@code shape.size()} strings, encoded. */
   public static EncodedStrings of(Charset charset, Shape shape, String[] values) {
     Objects.requireNonNull(charset, "charset");
+    Objects.requireNonNull(values, "values");
     byte[][] parts = new byte[values.length][];
     for (int i = 0; i < values.length; i++) {
       parts[i] = Objects.requireNonNull(values[i], "string " + i).getBytes(charset);

@@ -57,11 +57,15 @@ public interface TString extends NdArray<String>, TType {
 
   /** A standalone tensor of {@code shape} holding the first strings of {@code data}, as UTF-8. */
   static TString tensorOf(Shape shape, DataBuffer<String> data) {
-    return tensorOf(NdArrays.wrap(shape, data));
+    return tensorOf(StandardCharsets.UTF_8, shape, data);
   }
 
   /** As {@link #tensorOf(Shape, DataBuffer)}, encoding with {@code charset}. */
   static TString tensorOf(Charset charset, Shape shape, DataBuffer<String> data) {
+    // Checked here, as the other types' factories do: ndarray's wrap would fail on null without
+    // naming the argument.
+    Objects.requireNonNull(data, "data");
+    TensorBase.checkBuffer(shape, data.size());
     return tensorOf(charset, NdArrays.wrap(shape, data));
   }
 
@@ -72,6 +76,8 @@ public interface TString extends NdArray<String>, TType {
 
   /** A standalone tensor of {@code shape} holding the first byte sequences of {@code data}. */
   static TString tensorOfBytes(Shape shape, DataBuffer<byte[]> data) {
+    Objects.requireNonNull(data, "data");
+    TensorBase.checkBuffer(shape, data.size());
     return tensorOfBytes(NdArrays.wrap(shape, data));
   }
 
