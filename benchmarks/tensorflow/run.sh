@@ -160,6 +160,8 @@ java_version=$("$java_bin" -XshowSettings:properties -version 2>&1 \
   printf 'date\t%s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
   printf 'command\t%s\n' "benchmarks/tensorflow/run.sh${args_given:+ $args_given}"
   printf 'machine\t%s, %s cores%s, %s GiB, Linux %s\n' "$cpu" "$(nproc)" "$virt" "$mem_gib" "$(uname -r)"
+  printf 'cores\t%s\n' "$(nproc)"
+  printf 'nice\t%s\n' "$(nice)"
   printf 'java\t%s\n' "$java_version"
   printf 'eagerflow\t%s\n' "$jar_info"
   printf 'runs\t%s\n' "$runs"

@@ -31,9 +31,7 @@ final class Table {
         .append(" system (`").append(meta(m, "jmh")).append("`, G1, `-Xmx4g`) and every seed-loop")
         .append(" configuration in a JVM of its own.\n\n");
     s.append("**Machine:** ").append(meta(m, "machine")).append(".\n\n");
-    s.append("**Load:** ").append(load(r)).append(" The machine is shared with other engineers'")
-        .append(" builds: absolute figures drift between runs and machines, so compare the")
-        .append(" systems within this run (the ratios) rather than with other runs.\n\n");
+    s.append("**Load:** ").append(load(r)).append(loaded(r)).append("\n\n");
     s.append("**Checked before timing:** ").append(checks(r)).append("\n\n");
 
     s.append("| workload |");
@@ -180,7 +178,37 @@ final class Table {
         + number(r.load.get(0).one())
         + " at the start, "
         + number(r.load.get(r.load.size() - 1).one())
-        + " at the end, on 2 cores.";
+        + " at the end, on "
+        + meta(r.meta, "cores")
+        + " cores.";
+  }
+
+  /**
+   * Whether the run shared its cores: above one runnable task per core the systems' JVMs waited
+   * for the CPU, so a run under load only indicates the ratios.
+   */
+  private static String loaded(Results r) {
+    String nice = meta(r.meta, "nice");
+    String niceNote =
+        nice.equals("0") || nice.equals("?")
+            ? ""
+            : " The benchmark's processes ran at niceness " + nice + ", yielding to other work.";
+    if (r.load.isEmpty()) {
+      return niceNote;
+    }
+    double median = Summary.of(r.load.stream().map(Results.Load::one).toList()).median();
+    double cores = Double.parseDouble(r.meta.getOrDefault("cores", "1"));
+    if (median <= cores) {
+      return " The machine was quiet: absolute figures still drift between machines, so compare"
+          + " the systems within this run (the ratios)."
+          + niceNote;
+    }
+    return " **This run was under load** (other work kept more tasks runnable than there are"
+        + " cores), so every JVM here waited for the CPU for part of its time: the figures are"
+        + " far below what the systems do on a quiet machine and the ratios are indicative only."
+        + niceNote
+        + " For a quiet run, run `benchmarks/tensorflow/run.sh --publish` on an otherwise idle"
+        + " machine.";
   }
 
   private static String checks(Results r) {
