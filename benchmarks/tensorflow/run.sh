@@ -17,6 +17,7 @@ systems="eagerflow,tf-java-1.1,tf-1.15"
 seed_iterations=3000
 live_mib=2048
 rss_cap_mib=""
+lock_wait=1800
 do_jmh=1
 do_seed=1
 publish=0
@@ -44,6 +45,8 @@ Usage: benchmarks/tensorflow/run.sh [options]
   --rss-cap-mib N      stop a seed loop whose process passes N MiB resident (default: 13312,
                        or less if the machine has less memory available)
   --no-jmh, --no-seed  skip the JMH workloads or the seed loop
+  --lock-wait S        how long to wait for another JMH instance's /tmp/jmh.lock before
+                       giving up on that run (default 1800)
   --publish            first run `gradle publishToMavenLocal` in the repository, so that the
                        eagerflow measured is this checkout's
   --doc FILE           the markdown file to write the table into (default docs/benchmarks.md)
@@ -65,6 +68,7 @@ while [ $# -gt 0 ]; do
     --live-mib) live_mib=$2; shift ;;
     --rss-cap-mib) rss_cap_mib=$2; shift ;;
     --no-jmh) do_jmh=0 ;;
+    --lock-wait) lock_wait=$2; shift ;;
     --no-seed) do_seed=0 ;;
     --publish) publish=1 ;;
     --doc) doc=$2; doc_set=1; shift ;;
@@ -195,10 +199,32 @@ for r in $(seq 1 "$runs"); do
     cp=$(classpath "$s")
     if [ "$do_jmh" = 1 ]; then
       phase "run $r/$runs: JMH on $s"
-      # shellcheck disable=SC2086
-      "$java_bin" -cp "$cp" org.openjdk.jmh.Main -f 1 -wi "$warmup" -i "$iterations" \
-        -w "${seconds}s" -r "${seconds}s" -rf json -rff "$results/jmh-$s-r$r.json" $include \
-        > "$results/log/jmh-$s-r$r.log" 2>&1 || echo "JMH on $s exited with $? (see log)" >&2
+      log="$results/log/jmh-$s-r$r.log"
+      # JMH takes a machine-wide lock (/tmp/jmh.lock) and exits at once if another benchmark,
+      # anyone's, holds it: wait for it rather than lose the run.
+      waited=0
+      while :; do
+        status=0
+        # shellcheck disable=SC2086
+        "$java_bin" -cp "$cp" org.openjdk.jmh.Main -f 1 -wi "$warmup" -i "$iterations" \
+          -w "${seconds}s" -r "${seconds}s" -rf json -rff "$results/jmh-$s-r$r.json" $include \
+          > "$log" 2>&1 || status=$?
+        if [ "$status" = 0 ] || ! grep -q 'Unable to acquire the JMH lock' "$log" \
+            || [ "$waited" -ge "$lock_wait" ]; then
+          break
+        fi
+        if [ "$waited" = 0 ]; then
+          echo "another JMH instance holds /tmp/jmh.lock; waiting up to $lock_wait s" >&2
+        fi
+        sleep 10
+        waited=$((waited + 10))
+      done
+      if [ "$waited" -gt 0 ]; then
+        printf 'jmhLockWait\t%s\t%s\t%s\n' "$s" "$r" "$waited" >> "$results/meta.tsv"
+      fi
+      if [ "$status" != 0 ]; then
+        echo "JMH on $s exited with $status (see $log); run $r is missing from its cells" >&2
+      fi
       if grep -q '<failure>' "$results/log/jmh-$s-r$r.log"; then
         echo "a JMH benchmark failed on $s; see $results/log/jmh-$s-r$r.log" >&2
       fi

@@ -49,6 +49,9 @@ final class Results {
   final Path dir;
   final Map<String, String> meta = new LinkedHashMap<>();
 
+  /** How long the JMH forks waited in all for another JMH instance's machine-wide lock. */
+  long lockWaitSeconds;
+
   /** system -> benchmark (Class.method) -> seconds per operation, one value per fork. */
   final Map<String, Map<String, List<Double>>> jmh = new TreeMap<>();
 
@@ -68,7 +71,13 @@ final class Results {
     for (String line : lines(dir.resolve("meta.tsv"))) {
       int tab = line.indexOf('\t');
       if (tab > 0) {
-        meta.put(line.substring(0, tab), line.substring(tab + 1));
+        String key = line.substring(0, tab);
+        if (key.equals("jmhLockWait")) {
+          // system, run, seconds: one line per JMH fork that waited for /tmp/jmh.lock.
+          lockWaitSeconds += Long.parseLong(line.substring(line.lastIndexOf('\t') + 1));
+        } else {
+          meta.put(key, line.substring(tab + 1));
+        }
       }
     }
     try (Stream<Path> files = Files.list(dir)) {

@@ -32,6 +32,7 @@ final class Table {
         .append(" configuration in a JVM of its own.\n\n");
     s.append("**Machine:** ").append(meta(m, "machine")).append(".\n\n");
     s.append("**Load:** ").append(load(r)).append(loaded(r)).append("\n\n");
+    s.append(reduced(r));
     s.append("**Checked before timing:** ").append(checks(r)).append("\n\n");
 
     s.append("| workload |");
@@ -74,7 +75,8 @@ final class Table {
         continue;
       }
       Summary v = Summary.of(seconds.stream().map(row::shown).toList());
-      s.append(' ').append(number(v.median())).append(range(v)).append(" |");
+      s.append(' ').append(number(v.median())).append(range(v)).append(missing(r, v.n()))
+          .append(" |");
     }
     List<Double> ref = r.jmh.getOrDefault(REFERENCE, Map.of()).get(row.benchmark());
     for (String sys : systems) {
@@ -91,6 +93,12 @@ final class Table {
       }
     }
     s.append('\n');
+  }
+
+  /** Says so when a JMH fork failed and a cell has fewer values than the run had runs. */
+  private static String missing(Results r, int n) {
+    int runs = Integer.parseInt(r.meta.getOrDefault("runs", "0"));
+    return n < runs ? " [" + n + " of " + runs + " runs; see the logs]" : "";
   }
 
   private static List<Results.SeedRun> seedRuns(
@@ -166,7 +174,7 @@ final class Table {
       return "not recorded.";
     }
     Summary one = Summary.of(r.load.stream().map(Results.Load::one).toList());
-    return "the 1-minute load average, sampled every 30 s ("
+    return "the 1-minute load average, sampled every 30 s and at every step ("
         + one.n()
         + " samples), had a median of "
         + number(one.median())
@@ -183,6 +191,56 @@ final class Table {
         + " cores.";
   }
 
+  /** run.sh's defaults, the configuration the table was measured with. */
+  private static final String DEFAULT_RUNS = "3";
+
+  private static final String DEFAULT_JMH = "-f 1 -wi 3 -i 5 -w 1s -r 1s";
+  private static final int DEFAULT_SEED_ITERATIONS = 3000;
+  private static final int DEFAULT_LIVE_MIB = 2048;
+
+  /** A paragraph naming what a run measured less of than the defaults, or nothing. */
+  private static String reduced(Results r) {
+    Map<String, String> m = r.meta;
+    List<String> less = new ArrayList<>();
+    if (!DEFAULT_RUNS.equals(meta(m, "runs"))) {
+      less.add(meta(m, "runs") + " runs (default " + DEFAULT_RUNS + ")");
+    }
+    if (!DEFAULT_JMH.equals(meta(m, "jmh"))) {
+      less.add("JMH `" + meta(m, "jmh") + "` (default `" + DEFAULT_JMH + "`)");
+    }
+    int seedIterations = Integer.parseInt(m.getOrDefault("seedIterations", "0"));
+    if (seedIterations != DEFAULT_SEED_ITERATIONS) {
+      less.add(
+          "seed loops of "
+              + seedIterations
+              + " iterations (default "
+              + DEFAULT_SEED_ITERATIONS
+              + ")");
+    }
+    if (!String.valueOf(DEFAULT_LIVE_MIB).equals(meta(m, "liveMiB"))) {
+      less.add("a live heap of " + meta(m, "liveMiB") + " MiB (default " + DEFAULT_LIVE_MIB + ")");
+    }
+    if (less.isEmpty()) {
+      return "";
+    }
+    StringBuilder s =
+        new StringBuilder("**Reduced configuration:** ")
+            .append(String.join(", ", less))
+            .append(". Short JMH iterations leave the JIT and the collectors less time to settle;");
+    if (seedIterations < DEFAULT_SEED_ITERATIONS) {
+      // Each iteration makes three 1 MiB outputs: the whole loop's, unreleased, is 3 MiB each.
+      s.append(" a seed loop that releases nothing makes ")
+          .append(3 * seedIterations)
+          .append(" MiB of outputs in all against ")
+          .append(3 * DEFAULT_SEED_ITERATIONS)
+          .append(" MiB by default, so a system whose cleanup waits for the collector may finish")
+          .append(" without freeing anything (its `gcs` in report.md), which the default length")
+          .append(" would not allow;");
+    }
+    return s.append(" compare these figures with a default run only as a rough guide.\n\n")
+        .toString();
+  }
+
   /**
    * Whether the run shared its cores: above one runnable task per core the systems' JVMs waited
    * for the CPU, so a run under load only indicates the ratios.
@@ -193,6 +251,12 @@ final class Table {
         nice.equals("0") || nice.equals("?")
             ? ""
             : " The benchmark's processes ran at niceness " + nice + ", yielding to other work.";
+    if (r.lockWaitSeconds > 0) {
+      niceNote +=
+          " Another JMH benchmark ran on the machine meanwhile: this run's JMH forks waited "
+              + r.lockWaitSeconds
+              + " s in all for its lock (`/tmp/jmh.lock`).";
+    }
     if (r.load.isEmpty()) {
       return niceNote;
     }
