@@ -138,19 +138,36 @@ mvn -q -f "$here/pom.xml" -Dmaven.test.skip=true package > "$results/log/build.l
   cat "$results/log/build.log" >&2
   exit 1
 }
+# The local Maven repository is shared: anyone's `gradle publishToMavenLocal` replaces the
+# SNAPSHOT jar, so the runs use a copy taken now (with --publish, of the jar this checkout built).
+m2_jar="$HOME/.m2/repository/io/eagerflow/eagerflow/0.1.0-SNAPSHOT/eagerflow-0.1.0-SNAPSHOT.jar"
+source_jar=$m2_jar
+if [ "$publish" = 1 ]; then
+  source_jar="$repo/build/libs/eagerflow-0.1.0-SNAPSHOT.jar"
+fi
+jar="$results/eagerflow.jar"
+cp -p "$source_jar" "$jar"
 classpath() {
-  echo "$here/$1/target/classes:$(cat "$here/$1/target/classpath.txt")"
+  local cp
+  cp="$here/$1/target/classes:$(cat "$here/$1/target/classpath.txt")"
+  if [ "$1" = eagerflow ]; then
+    cp=${cp//"$m2_jar"/"$jar"}
+    case ":$cp:" in
+      *":$jar:"*) ;;
+      *) echo "eagerflow's class path does not name $m2_jar" >&2; exit 1 ;;
+    esac
+  fi
+  echo "$cp"
 }
 
 # ---- What was run, and on what ----------------------------------------------------------------
-jar="$HOME/.m2/repository/io/eagerflow/eagerflow/0.1.0-SNAPSHOT/eagerflow-0.1.0-SNAPSHOT.jar"
 jar_info="0.1.0-SNAPSHOT (jar of $(date -u -r "$jar" '+%Y-%m-%d %H:%M UTC'), sha256 $(sha256sum "$jar" | cut -c1-12)"
 commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ "$publish" = 1 ]; then
   dirty=$(git -C "$repo" status --porcelain 2>/dev/null | grep -v '^??' | head -1 || true)
   jar_info="$jar_info, built here from commit $commit${dirty:+ with local changes})"
 else
-  jar_info="$jar_info, from the local Maven repository; this checkout is at $commit)"
+  jar_info="$jar_info, copied from the local Maven repository at the start, which other checkouts may publish to; this checkout is at $commit)"
 fi
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 mem_gib=$(awk '/^MemTotal:/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)
