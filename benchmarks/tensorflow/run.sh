@@ -18,6 +18,7 @@ seed_iterations=3000
 live_mib=2048
 rss_cap_mib=""
 lock_wait=1800
+given_jar=""
 do_jmh=1
 do_seed=1
 publish=0
@@ -49,6 +50,8 @@ Usage: benchmarks/tensorflow/run.sh [options]
                        giving up on that run (default 1800)
   --publish            first run `gradle publishToMavenLocal` in the repository, so that the
                        eagerflow measured is this checkout's
+  --jar PATH           measure this eagerflow jar (e.g. build/libs' of a checkout) instead of
+                       the local Maven repository's
   --doc FILE           the markdown file to write the table into (default docs/benchmarks.md)
   --no-doc             write only the results directory's report.md
   --results DIR        where results go (default benchmarks/tensorflow/results/<UTC time>)
@@ -71,6 +74,7 @@ while [ $# -gt 0 ]; do
     --lock-wait) lock_wait=$2; shift ;;
     --no-seed) do_seed=0 ;;
     --publish) publish=1 ;;
+    --jar) given_jar=$2; shift ;;
     --doc) doc=$2; doc_set=1; shift ;;
     --no-doc) doc="" ;;
     --results) results=$2; shift ;;
@@ -144,6 +148,8 @@ m2_jar="$HOME/.m2/repository/io/eagerflow/eagerflow/0.1.0-SNAPSHOT/eagerflow-0.1
 source_jar=$m2_jar
 if [ "$publish" = 1 ]; then
   source_jar="$repo/build/libs/eagerflow-0.1.0-SNAPSHOT.jar"
+elif [ -n "$given_jar" ]; then
+  source_jar=$given_jar
 fi
 jar="$results/eagerflow.jar"
 cp -p "$source_jar" "$jar"
@@ -167,7 +173,7 @@ if [ "$publish" = 1 ]; then
   dirty=$(git -C "$repo" status --porcelain 2>/dev/null | grep -v '^??' | head -1 || true)
   jar_info="$jar_info, built here from commit $commit${dirty:+ with local changes})"
 else
-  jar_info="$jar_info, copied from the local Maven repository at the start, which other checkouts may publish to; this checkout is at $commit)"
+  jar_info="$jar_info, copied from ${given_jar:-the local Maven repository} at the start, which other checkouts may publish to; this checkout is at $commit)"
 fi
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 mem_gib=$(awk '/^MemTotal:/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)
