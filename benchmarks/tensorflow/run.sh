@@ -173,7 +173,7 @@ if [ "$publish" = 1 ]; then
   dirty=$(git -C "$repo" status --porcelain 2>/dev/null | grep -v '^??' | head -1 || true)
   jar_info="$jar_info, built here from commit $commit${dirty:+ with local changes})"
 else
-  jar_info="$jar_info, copied from ${given_jar:-the local Maven repository} at the start, which other checkouts may publish to; this checkout is at $commit)"
+  jar_info="$jar_info, copied at the start from ${given_jar:-the local Maven repository, which other checkouts may publish to}; this checkout is at $commit)"
 fi
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 mem_gib=$(awk '/^MemTotal:/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)
