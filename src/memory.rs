@@ -318,6 +318,11 @@ pub struct BufferGuard {
 }
 
 impl BufferGuard {
+    /// The account these bytes are counted on.
+    pub(crate) fn account(&self) -> &Arc<MemoryAccount> {
+        &self.account
+    }
+
     /// Records the peaks once the memory really exists, so a reservation that
     /// the allocator refuses never shows up as a peak.
     pub(crate) fn allocated(&self) {

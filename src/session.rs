@@ -393,7 +393,15 @@ impl Session {
         attrs: &Attrs,
     ) -> Result<Outputs> {
         check_inputs(op, tensors.len())?;
-        let outputs = Registry::global().run(op, &self.account, tensors, list_lens, attrs)?;
+        let mut outputs = Registry::global().run(op, &self.account, tensors, list_lens, attrs)?;
+        // A view (`Identity`, `Reshape`, ...) of another session's tensor
+        // would stay counted there, past that session's close, and outside
+        // this one's limit: it becomes a copy counted here.
+        for t in outputs.iter_mut() {
+            if !t.counted_by(&self.account) {
+                *t = t.deep_copy(&self.account)?;
+            }
+        }
         self.table
             .insert_all(outputs.into_iter().map(|t| Entry::Ready(Arc::new(t))))
     }

@@ -316,6 +316,12 @@ impl Tensor {
         &self.buffer.storage
     }
 
+    /// Whether this tensor's bytes are counted on `account` (a view of
+    /// another session's tensor is counted on that session's).
+    pub fn counted_by(&self, account: &Arc<MemoryAccount>) -> bool {
+        Arc::ptr_eq(self.buffer._guard.account(), account)
+    }
+
     /// Whether two tensors share one buffer.
     pub fn shares_buffer(&self, other: &Tensor) -> bool {
         Arc::ptr_eq(&self.buffer, &other.buffer)
