@@ -8,6 +8,7 @@ import io.eagerflow.internal.FlightEvents.ScopeClosed;
 import io.eagerflow.internal.FlightEvents.SessionClosed;
 import io.eagerflow.internal.FlightEvents.SessionOpened;
 import io.eagerflow.internal.FlightEvents.Warning;
+import jdk.jfr.FlightRecorder;
 
 /**
  * Fills and commits the JDK Flight Recorder events ({@link FlightEvents}) for the door, tracking
@@ -251,9 +252,13 @@ public final class Flight {
 
   // ---- Ops ---------------------------------------------------------------------------------
 
-  /** Whether a recording wants {@code OpExecution} events: the door then times ops. */
+  /**
+   * Whether a recording wants {@code OpExecution} events: the door then times ops. Asked on every
+   * call, so a JVM where Flight Recorder never started answers from one static read, without the
+   * event object the door's compiled code does not always elide.
+   */
   static boolean timingOps() {
-    return new OpExecution().isEnabled();
+    return FlightRecorder.isInitialized() && new OpExecution().isEnabled();
   }
 
   /** Runs {@code call}'s native step timed, and records it if it took longer than the threshold. */
