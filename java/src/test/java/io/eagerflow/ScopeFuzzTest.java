@@ -91,7 +91,10 @@ class ScopeFuzzTest {
       if (st.liveTensors() != 0
           || st.liveBytes() != 0
           || st.createdTensors()
-              != st.freedExplicitly() + st.freedByCleanup() + st.freedAtClose()) {
+              != st.freedExplicitly()
+                  + st.freedByScope()
+                  + st.freedByCleanup()
+                  + st.freedAtClose()) {
         throw new AssertionError("a closed session's counts are off: " + st);
       }
     }
