@@ -9,8 +9,8 @@ use jni::sys::{jboolean, jdouble, jint, jlong};
 use jni::{EnvUnowned, jni_sig, jni_str};
 
 use super::{
-    Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, long_array, session_ref,
-    shape_of,
+    Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, long_array, long_array_within,
+    session_ref, shape_of,
 };
 use crate::alloc::MAX_NAME_BYTES;
 use crate::dtype::DataType;
@@ -303,13 +303,9 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute<'l>(
 ) -> JLongArray<'l> {
     boundary(&mut env, "execute", |env| {
         let session = session_ref(session_ptr)?;
-        let n = if inputs.is_null() {
-            0
-        } else {
-            inputs.len(env)?
-        };
-        check_inputs(op as usize, n)?;
-        let handles = long_array(env, &inputs, session.account())?;
+        let handles = long_array_within(env, &inputs, session.account(), |n| {
+            check_inputs(op as usize, n)
+        })?;
         let (lens, attrs) = lens_and_attrs(env, &session, op, &list_lens, &attrs)?;
         let outputs =
             session.execute(op as usize, as_handles(&handles), lens.as_deref(), &attrs)?;
@@ -340,13 +336,10 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_executeMixed<'l>(
 ) -> JLongArray<'l> {
     boundary(&mut env, "executeMixed", |env| {
         let session = session_ref(session_id)?;
-        let n = if inputs.is_null() {
-            0
-        } else {
-            inputs.len(env)?
-        };
-        check_inputs(op as usize, n.saturating_add(1))?;
-        let handles = long_array(env, &inputs, session.account())?;
+        // The extra scalar counts as an input.
+        let handles = long_array_within(env, &inputs, session.account(), |n| {
+            check_inputs(op as usize, n.saturating_add(1)).map(|_| n)
+        })?;
         let owners = long_array(env, &input_sessions, session.account())?;
         let name = Registry::global().name(op as usize);
         if owners.len() != handles.len() {

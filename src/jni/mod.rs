@@ -157,7 +157,20 @@ fn long_array(
     array: &JLongArray<'_>,
     account: &Arc<MemoryAccount>,
 ) -> Res<Scratch<i64>> {
+    long_array_within(env, array, account, Ok)
+}
+
+/// As [`long_array`], with the length (read once) passed through `check`
+/// before anything is allocated: an op's input handles meet
+/// `session::check_inputs` here, not in a second read of the length.
+fn long_array_within(
+    env: &Env<'_>,
+    array: &JLongArray<'_>,
+    account: &Arc<MemoryAccount>,
+    check: impl FnOnce(usize) -> crate::error::Result<usize>,
+) -> Res<Scratch<i64>> {
     let n = if array.is_null() { 0 } else { array.len(env)? };
+    let n = check(n)?;
     let mut v = Scratch::filled(account, n, 0i64)?;
     if n > 0 {
         array.get_region(env, 0, &mut v)?;
