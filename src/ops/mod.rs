@@ -1,6 +1,7 @@
 //! The op registry: TensorFlow op type names mapped to kernels. Java resolves a
 //! name to its index once and then calls by index.
 
+mod array;
 mod attrs;
 pub mod broadcast;
 mod cast;
@@ -14,7 +15,9 @@ mod nn;
 mod parallel;
 mod random;
 mod reduce;
+mod segment;
 mod shape;
+mod special;
 mod strings;
 #[cfg(any(test, feature = "testing"))]
 mod testing;
@@ -154,6 +157,9 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     nn::register(&mut r);
     random::register(&mut r);
     strings::register(&mut r);
+    array::register(&mut r);
+    special::register(&mut r);
+    segment::register(&mut r);
     #[cfg(any(test, feature = "testing"))]
     testing::register(&mut r);
     r

@@ -5,6 +5,7 @@
 // Tests and benchmarks size their data freely (clippy.toml guards the library).
 #![allow(clippy::disallowed_methods, clippy::disallowed_macros)]
 
+mod array;
 mod async_exec;
 mod async_queue;
 mod common;
@@ -18,4 +19,5 @@ mod random;
 mod reduce;
 mod registry_fuzz;
 mod shape;
+mod special;
 mod strings;

@@ -30,7 +30,7 @@ use super::infer::{InferFn, reduce as infer};
 use super::{Kernel, OpDef, Registry};
 use crate::dtype::Element;
 
-use cumulative::cumsum;
+use cumulative::{cumprod, cumsum};
 use logical::{all, any};
 use min_max::{arg_max, arg_min, max, min};
 use sums::{mean, prod, sum};
@@ -54,6 +54,7 @@ pub(super) fn register(r: &mut Registry) {
         OpDef::new("ArgMax", &["input", "dimension"], &["output"], arg_max).attrs(&["output_type"]),
         OpDef::new("ArgMin", &["input", "dimension"], &["output"], arg_min).attrs(&["output_type"]),
         OpDef::new("Cumsum", &["x", "axis"], &["out"], cumsum).attrs(&["exclusive", "reverse"]),
+        OpDef::new("Cumprod", &["x", "axis"], &["out"], cumprod).attrs(&["exclusive", "reverse"]),
     ]);
 }
 
