@@ -240,13 +240,13 @@ fn scatter<T: Element>(
     combine: fn(T, T) -> T,
 ) -> Result<()> {
     let what = ctx.arg_name(if ctx.op() == "ScatterNd" { 2 } else { 0 });
-    let offsets = slice_offsets(ctx.account(), indices, target, what)?;
     let k = indices.shape().last().copied().unwrap_or(0);
-    let slice = num_elements(&target[k..])?;
-    let us = updates.as_slice::<T>()?;
+    let slice = num_elements(target.get(k..).unwrap_or(&[]))?;
     if slice == 0 {
         return Ok(());
     }
+    let offsets = slice_offsets(ctx.account(), indices, target, what)?;
+    let us = updates.as_slice::<T>()?;
     for (&o, part) in offsets.iter().zip(us.chunks(slice)) {
         let o = o as usize;
         let Some(dst) = out.get_mut(o..o + slice) else {

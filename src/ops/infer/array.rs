@@ -9,8 +9,9 @@ use crate::alloc;
 use crate::dtype::DataType;
 use crate::error::Result;
 use crate::ops::array::{
-    check_constant_values, check_paddings_shape, check_updates, gather_nd_shape, mirror_offset,
-    padded, scatter_shape,
+    check_constant_values, check_paddings_shape, check_updates, depth_to_space_shape,
+    diag_part_shape, diag_shape, gather_nd_shape, matrix_dims, mirror_offset, padded,
+    scatter_shape, space_to_depth_shape,
 };
 use crate::ops::{expect_dtype, same_dtype, unsupported_dtype};
 
@@ -132,4 +133,43 @@ pub(in crate::ops) fn tensor_scatter(ctx: &InferCtx<'_>) -> Result<Meta> {
 
 pub(in crate::ops) fn tensor_scatter_add(ctx: &InferCtx<'_>) -> Result<Meta> {
     tensor_scatter_with(ctx, true)
+}
+
+pub(in crate::ops) fn band_part(ctx: &InferCtx<'_>) -> Result<Meta> {
+    let x = ctx.input(0);
+    if let Some(shape) = x.shape() {
+        matrix_dims(ctx.arg_name(0), shape)?;
+    }
+    same_as_first(ctx)
+}
+
+pub(in crate::ops) fn matrix_diag(ctx: &InferCtx<'_>) -> Result<Meta> {
+    let x = ctx.input(0);
+    Ok(Meta::new(x.dtype(), x.shape().map(diag_shape).transpose()?))
+}
+
+pub(in crate::ops) fn matrix_diag_part(ctx: &InferCtx<'_>) -> Result<Meta> {
+    let x = ctx.input(0);
+    Ok(Meta::new(
+        x.dtype(),
+        x.shape().map(diag_part_shape).transpose()?,
+    ))
+}
+
+pub(in crate::ops) fn space_to_depth(ctx: &InferCtx<'_>) -> Result<Meta> {
+    let x = ctx.input(0);
+    let shape = x
+        .shape()
+        .map(|s| space_to_depth_shape(ctx.attrs, s))
+        .transpose()?;
+    Ok(Meta::new(x.dtype(), shape.map(|(s, _)| s)))
+}
+
+pub(in crate::ops) fn depth_to_space(ctx: &InferCtx<'_>) -> Result<Meta> {
+    let x = ctx.input(0);
+    let shape = x
+        .shape()
+        .map(|s| depth_to_space_shape(ctx.attrs, s))
+        .transpose()?;
+    Ok(Meta::new(x.dtype(), shape.map(|(s, _)| s)))
 }

@@ -1,8 +1,10 @@
 //! The array ops of issue 24 (src/ops/array): padding, reversal, rolling,
-//! Where and the coordinate gathers and scatters, against values worked out
+//! Where, the coordinate gathers and scatters, Unique, the matrix ops,
+//! LinSpace and SpaceToDepth/DepthToSpace, against values worked out
 //! by hand from TensorFlow's documentation, with their edge cases (empty
 //! and rank-0 tensors, NaN, integer extremes) and every error class.
 
+mod matrix;
 mod nd;
 mod remap;
 
