@@ -4,6 +4,7 @@
 mod attrs;
 pub mod broadcast;
 mod cast;
+mod cnn;
 mod compare;
 mod infer;
 mod linalg;
@@ -152,6 +153,7 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     shape::register(&mut r);
     linalg::register(&mut r);
     nn::register(&mut r);
+    cnn::register(&mut r);
     random::register(&mut r);
     strings::register(&mut r);
     #[cfg(any(test, feature = "testing"))]

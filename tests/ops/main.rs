@@ -7,6 +7,7 @@
 
 mod async_exec;
 mod async_queue;
+mod cnn;
 mod common;
 mod compare_cast;
 mod linalg;
