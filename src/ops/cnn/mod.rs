@@ -1,15 +1,21 @@
 //! The ops of convolutional networks, and the rest of TensorFlow Java's
-//! `tf.nn` group that the older `nn` module lacks: convolutions (`conv`),
-//! pooling (`pool`), with the window geometry they share (`window`), top-k
-//! (`topk`), three activations (`activations`), and their build-time
-//! inference (`infer`, kept beside them rather than in `ops::infer`).
+//! `tf.nn` group that the older `nn` module lacks: convolutions (`conv`,
+//! `depthwise`), pooling (`pool`), with the window geometry they share
+//! (`window`), normalization (`norm`), top-k (`topk`), three activations
+//! (`activations`), image resizing (`image`, `tf.image`), and their
+//! build-time inference (`infer`, kept beside them rather than in
+//! `ops::infer`).
 //!
-//! `TopKV2` has two outputs, so it runs when built even in an asynchronous
-//! session (only single-output ops are queued) and has no inference.
+//! `TopKV2` and `FusedBatchNormV3` have several outputs, so they run when
+//! built even in an asynchronous session (only single-output ops are
+//! queued) and have no inference.
 
 mod activations;
 mod conv;
+mod depthwise;
+mod image;
 mod infer;
+mod norm;
 mod pool;
 mod topk;
 mod window;
@@ -86,5 +92,58 @@ pub(super) fn register(r: &mut Registry) {
             activations::softsign,
         )
         .infer(activations::infer_float),
+        OpDef::new(
+            "DepthwiseConv2dNative",
+            &["input", "filter"],
+            &["output"],
+            depthwise::depthwise,
+        )
+        .attrs(&[
+            "strides",
+            "padding",
+            "explicit_paddings",
+            "data_format",
+            "dilations",
+        ])
+        .infer(infer::depthwise),
+        OpDef::new(
+            "FusedBatchNormV3",
+            &["x", "scale", "offset", "mean", "variance"],
+            &[
+                "y",
+                "batch_mean",
+                "batch_variance",
+                "reserve_space_1",
+                "reserve_space_2",
+                "reserve_space_3",
+            ],
+            norm::fused_batch_norm,
+        )
+        .attrs(&[
+            "U",
+            "epsilon",
+            "exponential_avg_factor",
+            "data_format",
+            "is_training",
+        ]),
+        OpDef::new("LRN", &["input"], &["output"], norm::lrn)
+            .attrs(&["depth_radius", "bias", "alpha", "beta"])
+            .infer(infer::lrn),
+        OpDef::new(
+            "ResizeBilinear",
+            &["images", "size"],
+            &["resized_images"],
+            image::resize_bilinear,
+        )
+        .attrs(&["align_corners", "half_pixel_centers"])
+        .infer(infer::resize_bilinear),
+        OpDef::new(
+            "ResizeNearestNeighbor",
+            &["images", "size"],
+            &["resized_images"],
+            image::resize_nearest,
+        )
+        .attrs(&["align_corners", "half_pixel_centers"])
+        .infer(infer::resize_nearest),
     ]);
 }

@@ -3,5 +3,6 @@
 //! dilations) or hand-computed values, and their error cases.
 
 mod conv;
+mod more;
 mod pool;
 mod topk;
