@@ -5,6 +5,7 @@ mod array;
 mod attrs;
 pub mod broadcast;
 mod cast;
+mod cnn;
 mod compare;
 mod infer;
 mod linalg;
@@ -155,6 +156,7 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     shape::register(&mut r);
     linalg::register(&mut r);
     nn::register(&mut r);
+    cnn::register(&mut r);
     random::register(&mut r);
     strings::register(&mut r);
     array::register(&mut r);

@@ -8,6 +8,7 @@
 mod array;
 mod async_exec;
 mod async_queue;
+mod cnn;
 mod common;
 mod compare_cast;
 mod linalg;
