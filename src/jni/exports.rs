@@ -9,8 +9,8 @@ use jni::sys::{jboolean, jdouble, jint, jlong};
 use jni::{EnvUnowned, jni_sig, jni_str};
 
 use super::{
-    Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, long_array, long_array_within,
-    session_ref, shape_of,
+    Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, boundary_without_env,
+    copy_from_java, copy_to_java, long_array, long_array_within, session_ref, shape_of,
 };
 use crate::alloc::MAX_NAME_BYTES;
 use crate::dtype::DataType;
@@ -139,7 +139,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_sync<'l>(
     _class: JClass<'l>,
     session: jlong,
 ) {
-    boundary(&mut env, "sync", |_| Ok(session_ref(session)?.sync()?))
+    boundary_without_env(&mut env, "sync", || Ok(session_ref(session)?.sync()?))
 }
 
 #[unsafe(no_mangle)]
@@ -244,7 +244,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute1<'l>(
     op: jint,
     x: jlong,
 ) -> jlong {
-    boundary(&mut env, "execute1", |_| {
+    boundary_without_env(&mut env, "execute1", || {
         let session = session_ref(session)?;
         let h = session.execute_single(op as usize, &[x as u64], None)?;
         Ok(signal(&session, h))
@@ -261,7 +261,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute2<'l>(
     x: jlong,
     y: jlong,
 ) -> jlong {
-    boundary(&mut env, "execute2", |_| {
+    boundary_without_env(&mut env, "execute2", || {
         let session = session_ref(session)?;
         let h = session.execute_single(op as usize, &[x as u64, y as u64], None)?;
         Ok(signal(&session, h))
@@ -281,7 +281,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_executeWithScalar<'l>(
     dtype: jint,
     value: jdouble,
 ) -> jlong {
-    boundary(&mut env, "executeWithScalar", |_| {
+    boundary_without_env(&mut env, "executeWithScalar", || {
         let session = session_ref(session)?;
         let scalar = scratch_scalar(DataType::from_code(dtype)?, value)?;
         let h = session.execute_single(op as usize, &[x as u64], Some(scalar))?;
@@ -453,7 +453,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_free<'l>(
     handle: jlong,
     reason: jint,
 ) -> jboolean {
-    boundary(&mut env, "free", |_| {
+    boundary_without_env(&mut env, "free", || {
         let session = session_ref(session)?;
         Ok(session.free(handle as u64, FreeReason::from_code(reason)?))
     })
@@ -498,7 +498,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_collected<'l>(
     count_request: jboolean,
     next_trigger: jlong,
 ) {
-    boundary(&mut env, "collected", |_| {
+    boundary_without_env(&mut env, "collected", || {
         let session = session_ref(session)?;
         if count_request {
             session.count_gc_request();
@@ -616,7 +616,7 @@ macro_rules! typed_exports {
             handle: jlong,
             at: jlong,
         ) -> $jt {
-            boundary(&mut env, stringify!($get), |_| {
+            boundary_without_env(&mut env, stringify!($get), || {
                 let session = session_ref(session)?;
                 let t = session.tensor(handle as u64)?;
                 let src = t.as_slice::<$t>()?;
@@ -652,13 +652,11 @@ impl<T: TypeArray> JavaCopy<T> for T {
         src: &JPrimitiveArray<'_, T>,
         out: &mut [T],
     ) -> Result<(), Failure> {
-        src.get_region(env, 0, out)?;
-        Ok(())
+        copy_from_java(env, src, out)
     }
 
     fn store(env: &jni::Env<'_>, dst: &JPrimitiveArray<'_, T>, src: &[T]) -> Result<(), Failure> {
-        dst.set_region(env, 0, src)?;
-        Ok(())
+        copy_to_java(env, dst, src)
     }
 
     fn to_java(self) -> T {
@@ -672,13 +670,11 @@ impl JavaCopy<i8> for u8 {
         src: &JPrimitiveArray<'_, i8>,
         out: &mut [u8],
     ) -> Result<(), Failure> {
-        src.get_region(env, 0, as_java_bytes_mut(out))?;
-        Ok(())
+        copy_from_java(env, src, as_java_bytes_mut(out))
     }
 
     fn store(env: &jni::Env<'_>, dst: &JPrimitiveArray<'_, i8>, src: &[u8]) -> Result<(), Failure> {
-        dst.set_region(env, 0, as_java_bytes(src))?;
-        Ok(())
+        copy_to_java(env, dst, as_java_bytes(src))
     }
 
     fn to_java(self) -> i8 {
