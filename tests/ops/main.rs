@@ -9,6 +9,7 @@ mod async_exec;
 mod async_queue;
 mod common;
 mod compare_cast;
+mod halves;
 mod linalg;
 mod math;
 mod nn;
