@@ -6,6 +6,7 @@
 //! errors on purpose, fault injection) live in `testing`, which exists only
 //! with the `testing` feature.
 
+mod arrays;
 mod exports;
 mod process;
 mod strings;

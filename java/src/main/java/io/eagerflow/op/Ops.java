@@ -194,6 +194,22 @@ public final class Ops extends OpsTypedConstants {
     return new Ops(runner.session, runner.naming.withSubScope(childScopeName));
   }
 
+  /**
+   * These ops, accepted for source compatibility with TensorFlow Java's {@code Ops.withDevice}:
+   * <b>it has no effect</b>. eagerflow runs every op on the CPU of the calling process, whatever
+   * the spec names (a GPU too); the returned {@code Ops} is this one.
+   *
+   * @param deviceSpec where TensorFlow would place the ops; ignored
+   * @return this
+   * @throws NullPointerException if {@code deviceSpec} is null
+   * @throws IllegalStateException if the session is closed
+   */
+  public Ops withDevice(io.eagerflow.DeviceSpec deviceSpec) {
+    java.util.Objects.requireNonNull(deviceSpec, "deviceSpec");
+    checkOpen();
+    return this;
+  }
+
   private void checkOpen() {
     if (runner.session.isClosed()) {
       throw new IllegalStateException(Wire.CLOSED_MESSAGE);
