@@ -54,7 +54,20 @@ macro_rules! int_key {
     };
 }
 
-int_key!(i32, i64, u8);
+int_key!(i32, i64, u8, u16);
+
+/// The 2-byte floats by their value as f32: -0.0 equals 0.0, each NaN is its own.
+macro_rules! half_key {
+    ($($t:ty),*) => {
+        $(impl Key for $t {
+            fn key(self) -> Option<u64> {
+                self.to_f32().key()
+            }
+        })*
+    };
+}
+
+half_key!(crate::dtype::f16, crate::dtype::bf16);
 
 impl Key for bool {
     fn key(self) -> Option<u64> {
