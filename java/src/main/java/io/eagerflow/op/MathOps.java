@@ -13,7 +13,7 @@ import java.util.Objects;
  * broadcast with NumPy's rules and need operands of one dtype; the errors are those listed on
  * {@link Ops}. Immutable and thread-safe.
  */
-public final class MathOps {
+public final class MathOps extends MathOpsSpecial {
   private static final OpType ADD = new OpType("AddV2");
   private static final OpType SUB = new OpType("Sub");
   private static final OpType MUL = new OpType("Mul");
@@ -62,6 +62,7 @@ public final class MathOps {
   private final Runner runner;
 
   MathOps(Runner runner) {
+    super(runner);
     this.runner = runner;
   }
 

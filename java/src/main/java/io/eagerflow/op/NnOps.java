@@ -8,7 +8,7 @@ import java.util.Objects;
  * Neural-network ops, reached as {@code tf.nn}: activations, softmax, bias addition and losses. The
  * errors are those listed on {@link Ops}. Immutable and thread-safe.
  */
-public final class NnOps {
+public final class NnOps extends NnOpsBlocks {
   private static final OpType SOFTMAX = new OpType("Softmax");
   private static final OpType LOG_SOFTMAX = new OpType("LogSoftmax");
   private static final OpType RELU = new OpType("Relu");
@@ -23,6 +23,7 @@ public final class NnOps {
   private final Runner runner;
 
   NnOps(Runner runner) {
+    super(runner);
     this.runner = runner;
   }
 

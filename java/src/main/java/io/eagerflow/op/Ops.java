@@ -59,7 +59,7 @@ import java.util.Objects;
  * <p>Immutable and thread-safe: one {@code Ops} may be shared by any number of threads. Op names
  * are generated lazily, only when {@link io.eagerflow.Operation#name()} is asked.
  */
-public final class Ops extends OpsTypedConstants {
+public final class Ops extends OpsArray {
   private static final OpType RESHAPE = new OpType("Reshape");
   private static final OpType CONCAT = new OpType("ConcatV2");
   private static final OpType SUM = new OpType("Sum");
