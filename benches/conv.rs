@@ -1,5 +1,5 @@
 //! `Conv2D` through the session on the sizes of real networks. Criterion's
-//! "elem/s" are FLOP/s (2 per multiply-add). Figures: docs/benchmarks.md.
+//! "elem/s" are FLOP/s (2 per multiply-add). Figures: docs/nn-ops.md.
 #![allow(clippy::unwrap_used)]
 // Tests and benchmarks size their data freely (clippy.toml guards the library).
 #![allow(clippy::disallowed_methods, clippy::disallowed_macros)]

@@ -40,6 +40,7 @@ public final class MathOps extends MathOpsSpecial {
   private static final OpType COS = new OpType("Cos");
   private static final OpType TAN = new OpType("Tan");
   private static final OpType TANH = new OpType("Tanh");
+  private static final OpType SOFTPLUS = new OpType("Softplus");
   private static final OpType SIGMOID = new OpType("Sigmoid");
   private static final OpType FLOOR = new OpType("Floor");
   private static final OpType CEIL = new OpType("Ceil");
@@ -634,5 +635,16 @@ public final class MathOps extends MathOpsSpecial {
    */
   public <T extends TType> Operand<T> addN(Iterable<Operand<T>> inputs) {
     return runner.runList(ADD_N, inputs, "inputs");
+  }
+
+  /**
+   * {@code log(1 + exp(x))} element-wise, without overflow for large {@code x} [{@code Softplus}].
+   *
+   * @param features FLOAT or DOUBLE values
+   * @return the activations, of {@code features}' shape
+   */
+  public <T extends TNumber> Operand<T> softplus(Operand<T> features) {
+    Objects.requireNonNull(features, "features");
+    return runner.run(SOFTPLUS, features);
   }
 }

@@ -96,8 +96,11 @@ public final class Ops extends OpsArray {
   /** Linear algebra: matMul, batchMatMul, transpose. */
   public final LinalgOps linalg;
 
-  /** Neural-network ops: activations, softmax, biasAdd, losses. */
+  /** Neural-network ops: activations, softmax, biasAdd, losses, convolutions, pooling, topK. */
   public final NnOps nn;
+
+  /** Image ops: resizing. */
+  public final ImageOps image;
 
   /** Type conversion: cast. */
   public final DtypesOps dtypes;
@@ -113,6 +116,7 @@ public final class Ops extends OpsArray {
     this.math = new MathOps(runner);
     this.linalg = new LinalgOps(runner);
     this.nn = new NnOps(runner);
+    this.image = new ImageOps(runner);
     this.dtypes = new DtypesOps(runner);
     this.random = new RandomOps(runner);
     this.strings = new StringsOps(runner);
