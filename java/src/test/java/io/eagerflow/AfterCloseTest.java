@@ -145,6 +145,8 @@ class AfterCloseTest {
         return true;
       } else if (type == Byte.class) {
         return (byte) 1;
+      } else if (type == DeviceSpec.class) {
+        return DeviceSpec.newBuilder().build();
       } else if (type == Index.class) {
         return Indices.all();
       } else if (type == DimensionalSpace.class) {
