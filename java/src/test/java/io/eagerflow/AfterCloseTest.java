@@ -228,6 +228,10 @@ class AfterCloseTest {
                   ? NdArrays.vectorOfObjects("a")
                   : DataBuffers.ofObjects("a");
         }
+        // Window sizes and strides (conv2d, pooling) are lists of longs, not of operands.
+        if (generic[i].getTypeName().equals("java.util.List<java.lang.Long>")) {
+          args[i] = List.of(1L, 1L, 1L, 1L);
+        }
       }
       if (m.isVarArgs() && args[args.length - 1] instanceof long[]) {
         args[args.length - 1] = new long[0]; // coordinates of a scalar: every tensor here is one
