@@ -199,15 +199,29 @@ java_version=$("$java_bin" -XshowSettings:properties -version 2>&1 \
 } > "$results/meta.tsv"
 
 # ---- Verify: the same numbers on every system, before any timing ----------------------------
+# The network's weights (common/Cnn.java): the first JVM writes them from their seed into this
+# file, every other reads it.
+weights_prop="-Dtfbench.cnnWeights=$results/cnn-weights.bin"
 failed=0
 for s in "${system_list[@]}"; do
   phase "verify $s"
-  if ! "$java_bin" -XX:+UseG1GC -Xmx4g --enable-native-access=ALL-UNNAMED -cp "$(classpath "$s")" \
-      io.eagerflow.tfbench.Verify "$results/verify-$s.tsv" > "$results/log/verify-$s.log" 2>&1; then
+  if ! "$java_bin" -XX:+UseG1GC -Xmx4g --enable-native-access=ALL-UNNAMED "$weights_prop" \
+      -cp "$(classpath "$s")" io.eagerflow.tfbench.Verify "$results/verify-$s.tsv" > "$results/log/verify-$s.log" 2>&1; then
     failed=1
   fi
   grep -E '^[a-z0-9.-]+ +[A-Za-z0-9]+ +(ok|FAIL)' "$results/log/verify-$s.log" | grep FAIL >&2 || true
 done
+# The network's logits, system against system (each was checked against a double reference).
+for s in "${system_list[@]}"; do
+  if [ "$s" != "${system_list[0]}" ] && [ -f "$results/verify-$s.tsv.cnn-logits" ] \
+      && [ -f "$results/verify-${system_list[0]}.tsv.cnn-logits" ]; then
+    printf '%s vs %s: ' "${system_list[0]}" "$s" >> "$results/cnn-agreement.txt"
+    "$java_bin" -cp "$here/common/target/classes" io.eagerflow.tfbench.Cnn \
+      "$results/verify-${system_list[0]}.tsv.cnn-logits" "$results/verify-$s.tsv.cnn-logits" \
+      >> "$results/cnn-agreement.txt" 2>&1 || true
+  fi
+done
+[ -f "$results/cnn-agreement.txt" ] && cat "$results/cnn-agreement.txt"
 if [ "$failed" = 1 ]; then
   echo "verification failed: the systems do not compute the same numbers (see $results/log)" >&2
   exit 1
@@ -215,7 +229,7 @@ fi
 
 # ---- The runs -------------------------------------------------------------------------------
 count=${#system_list[@]}
-echo "Each run: $([ "$do_jmh" = 1 ] && echo "10 JMH forks of about $(((warmup + iterations) * seconds + 5)) s per system")$([ "$do_jmh" = 1 ] && [ "$do_seed" = 1 ] && echo ", ")$([ "$do_seed" = 1 ] && echo "4 seed-loop JVMs per system (the live-heap ones take the longest)"); $runs run(s), $count system(s)."
+echo "Each run: $([ "$do_jmh" = 1 ] && echo "15 JMH forks of about $(((warmup + iterations) * seconds + 5)) s per system")$([ "$do_jmh" = 1 ] && [ "$do_seed" = 1 ] && echo ", ")$([ "$do_seed" = 1 ] && echo "4 seed-loop JVMs per system (the live-heap ones take the longest)"); $runs run(s), $count system(s)."
 for r in $(seq 1 "$runs"); do
   for i in $(seq 0 $((count - 1))); do
     s=${system_list[$(((i + r - 1) % count))]}
@@ -229,7 +243,7 @@ for r in $(seq 1 "$runs"); do
       while :; do
         status=0
         # shellcheck disable=SC2086
-        "$java_bin" -cp "$cp" org.openjdk.jmh.Main -f 1 -wi "$warmup" -i "$iterations" \
+        "$java_bin" -cp "$cp" org.openjdk.jmh.Main -jvmArgsPrepend "$weights_prop" -f 1 -wi "$warmup" -i "$iterations" \
           -w "${seconds}s" -r "${seconds}s" -rf json -rff "$results/jmh-$s-r$r.json" $include \
           > "$log" 2>&1 || status=$?
         if [ "$status" = 0 ] || ! grep -q 'Unable to acquire the JMH lock' "$log" \

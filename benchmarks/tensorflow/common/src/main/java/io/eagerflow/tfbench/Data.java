@@ -21,18 +21,69 @@ public final class Data {
   /** The side of the square matrices (MatMul, softmax). */
   public static final int MATRIX = 1024;
 
+  /** The side of the larger square matrices (MatMul 2048). */
+  public static final int MATRIX_LARGE = 2048;
+
   /**
-   * The convolution: a batch of {@code CONV_BATCH} images of {@code CONV_SIDE x CONV_SIDE x
-   * CONV_DEPTH} (NHWC) with a {@code 3 x 3 x CONV_DEPTH x CONV_DEPTH} filter (HWIO), SAME padding,
-   * unit strides: a ResNet-style layer.
+   * One convolution workload: {@code batch} NHWC images of {@code side x side x depth}, an HWIO
+   * filter {@code window x window x depth x outDepth}, SAME padding, the same stride along rows and
+   * columns. Inputs dyadic with MATRIX_BITS: each output is at most {@code window^2 * depth} (below
+   * 4096) products of multiples of 2^-12 below 1 in magnitude, exact in float in any order.
    */
-  public static final int CONV_BATCH = 8;
+  public record ConvCase(
+      String name,
+      int batch,
+      int side,
+      int depth,
+      int window,
+      int outDepth,
+      int stride,
+      long seed) {
+    public int outSide() {
+      return (side + stride - 1) / stride;
+    }
 
-  public static final int CONV_SIDE = 32;
+    public long[] inputShape() {
+      return new long[] {batch, side, side, depth};
+    }
 
-  public static final int CONV_DEPTH = 64;
+    public long[] filterShape() {
+      return new long[] {window, window, depth, outDepth};
+    }
 
-  public static final int CONV_WINDOW = 3;
+    public java.util.List<Long> strides() {
+      return java.util.List.of(1L, (long) stride, (long) stride, 1L);
+    }
+
+    public float[] input() {
+      return dyadic(batch * side * side * depth, MATRIX_BITS, seed);
+    }
+
+    public float[] filter() {
+      return dyadic(window * window * depth * outDepth, MATRIX_BITS, seed + 1);
+    }
+
+    /** Two per multiply-add. */
+    public double flops() {
+      return 2.0 * batch * outSide() * outSide() * window * window * depth * outDepth;
+    }
+  }
+
+  /** A ResNet-style layer at 32x32. */
+  public static final ConvCase CONV_3X3 = new ConvCase("conv2d3x3", 8, 32, 64, 3, 64, 1, 91);
+
+  /** ResNet's first 3x3 stage: 8 x 56x56x64 -> 64. */
+  public static final ConvCase CONV_RESNET =
+      new ConvCase("conv2dResnet56", 8, 56, 64, 3, 64, 1, 93);
+
+  /** An ImageNet stem: 224x224x3 -> 64, 7x7, stride 2. */
+  public static final ConvCase CONV_STEM = new ConvCase("conv2dStem224", 1, 224, 3, 7, 64, 2, 95);
+
+  /** A pointwise (1x1) layer: 8 x 56x56x64 -> 128. */
+  public static final ConvCase CONV_1X1 = new ConvCase("conv2d1x1", 8, 56, 64, 1, 128, 1, 97);
+
+  /** Every convolution workload. */
+  public static final ConvCase[] CONVS = {CONV_3X3, CONV_RESNET, CONV_STEM, CONV_1X1};
 
   /** 1M floats (4 MiB): the copies in and out. */
   public static final int COPY = 1 << 20;
@@ -97,17 +148,14 @@ public final class Data {
     return dyadic(MATRIX * MATRIX, MATRIX_BITS, 42);
   }
 
-  /**
-   * The convolution's images, NHWC. With MATRIX_BITS, each output is at most 576 products of
-   * multiples of 2^-12 below 1 in magnitude: exact in float in any order.
-   */
-  public static float[] convInput() {
-    return dyadic(CONV_BATCH * CONV_SIDE * CONV_SIDE * CONV_DEPTH, MATRIX_BITS, 91);
+  /** The left matrix of the 2048 product, row-major. */
+  public static float[] m1Large() {
+    return dyadic(MATRIX_LARGE * MATRIX_LARGE, MATRIX_BITS, 43);
   }
 
-  /** The convolution's filter, HWIO. */
-  public static float[] convFilter() {
-    return dyadic(CONV_WINDOW * CONV_WINDOW * CONV_DEPTH * CONV_DEPTH, MATRIX_BITS, 92);
+  /** The right matrix of the 2048 product, row-major. */
+  public static float[] m2Large() {
+    return dyadic(MATRIX_LARGE * MATRIX_LARGE, MATRIX_BITS, 44);
   }
 
   /** The softmax's logits, row-major, in [-4, 4). */

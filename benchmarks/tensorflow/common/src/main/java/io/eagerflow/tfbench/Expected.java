@@ -4,8 +4,9 @@ import java.util.Locale;
 
 /**
  * What each workload must compute, from {@link Data}'s inputs, in plain Java. Every result but the
- * softmax is exact (see {@link Data}), so those are compared bit for bit; the softmax, whose {@code
- * exp} differs between libraries, within a relative 1e-5.
+ * softmax and the network's logits is exact (see {@link Data}), so those are compared bit for bit;
+ * the softmax, whose {@code exp} differs between libraries, within a relative 1e-5; the logits
+ * within {@link Cnn#TOLERANCE} of a double reference.
  */
 public final class Expected {
   /** The outcome of comparing one workload's output. */
@@ -18,7 +19,12 @@ public final class Expected {
     "add1k",
     "add16m",
     "matMul1024",
+    "matMul2048",
     "conv2d3x3",
+    "conv2dResnet56",
+    "conv2dStem224",
+    "conv2d1x1",
+    "cnn",
     "reduceSum16m",
     "softmax1024",
     "chain100",
@@ -37,8 +43,14 @@ public final class Expected {
           exact(workload, new float[] {Data.SCALAR_X + Data.SCALAR_Y}, actual);
       case "add1k" -> exact(workload, add(Data.a1k(), Data.b1k()), actual);
       case "add16m" -> exact(workload, add(Data.a16m(), Data.b16m()), actual);
-      case "matMul1024" -> exact(workload, matMul(), actual);
-      case "conv2d3x3" -> exact(workload, conv2d(), actual);
+      case "matMul1024" -> exact(workload, matMul(Data.MATRIX, Data.m1(), Data.m2()), actual);
+      case "matMul2048" ->
+          exact(workload, matMul(Data.MATRIX_LARGE, Data.m1Large(), Data.m2Large()), actual);
+      case "conv2d3x3" -> exact(workload, conv2d(Data.CONV_3X3), actual);
+      case "conv2dResnet56" -> exact(workload, conv2d(Data.CONV_RESNET), actual);
+      case "conv2dStem224" -> exact(workload, conv2d(Data.CONV_STEM), actual);
+      case "conv2d1x1" -> exact(workload, conv2d(Data.CONV_1X1), actual);
+      case "cnn" -> cnn(actual);
       case "reduceSum16m" -> exact(workload, new float[] {sum(Data.v16m())}, actual);
       case "softmax1024" -> close(workload, softmax(), actual);
       case "chain100" -> exact(workload, chain(), actual);
@@ -70,10 +82,9 @@ public final class Expected {
   }
 
   /** In integers: every entry is k / 2^MATRIX_BITS, so every product k1 k2 / 2^(2 MATRIX_BITS). */
-  private static float[] matMul() {
-    int n = Data.MATRIX;
-    int[] a = scaled(Data.m1(), Data.MATRIX_BITS);
-    int[] b = scaled(Data.m2(), Data.MATRIX_BITS);
+  private static float[] matMul(int n, float[] m1, float[] m2) {
+    int[] a = scaled(m1, Data.MATRIX_BITS);
+    int[] b = scaled(m2, Data.MATRIX_BITS);
     int[] c = new int[n * n];
     for (int i = 0; i < n; i++) {
       for (int k = 0; k < n; k++) {
@@ -85,43 +96,41 @@ public final class Expected {
         }
       }
     }
-    float[] f = new float[n * n];
-    double scale = 1.0 / (1 << (2 * Data.MATRIX_BITS));
-    for (int i = 0; i < f.length; i++) {
-      f[i] = (float) (c[i] * scale);
-    }
-    return f;
+    return unscaled(c);
   }
 
-  /** In integers, as the product: Conv2D, SAME, unit strides, NHWC images, HWIO filter. */
-  private static float[] conv2d() {
-    int n = Data.CONV_BATCH;
-    int s = Data.CONV_SIDE;
-    int c = Data.CONV_DEPTH;
-    int k = Data.CONV_WINDOW;
-    int pad = (k - 1) / 2;
-    int[] x = scaled(Data.convInput(), Data.MATRIX_BITS);
-    int[] w = scaled(Data.convFilter(), Data.MATRIX_BITS);
-    int[] out = new int[n * s * s * c];
+  /** In integers, as the product: Conv2D, SAME (TensorFlow's split), NHWC images, HWIO filter. */
+  private static float[] conv2d(Data.ConvCase cc) {
+    int n = cc.batch();
+    int s = cc.side();
+    int c = cc.depth();
+    int k = cc.window();
+    int oc = cc.outDepth();
+    int st = cc.stride();
+    int os = cc.outSide();
+    int pad = Math.max(0, (os - 1) * st + k - s) / 2;
+    int[] x = scaled(cc.input(), Data.MATRIX_BITS);
+    int[] w = scaled(cc.filter(), Data.MATRIX_BITS);
+    int[] out = new int[n * os * os * oc];
     for (int b = 0; b < n; b++) {
-      for (int i = 0; i < s; i++) {
-        for (int j = 0; j < s; j++) {
-          int o = ((b * s + i) * s + j) * c;
+      for (int i = 0; i < os; i++) {
+        for (int j = 0; j < os; j++) {
+          int o = ((b * os + i) * os + j) * oc;
           for (int di = 0; di < k; di++) {
-            int y = i + di - pad;
+            int y = i * st + di - pad;
             if (y < 0 || y >= s) {
               continue;
             }
             for (int dj = 0; dj < k; dj++) {
-              int xx = j + dj - pad;
+              int xx = j * st + dj - pad;
               if (xx < 0 || xx >= s) {
                 continue;
               }
               int in = ((b * s + y) * s + xx) * c;
               for (int q = 0; q < c; q++) {
                 int xv = x[in + q];
-                int f = ((di * k + dj) * c + q) * c;
-                for (int p = 0; p < c; p++) {
+                int f = ((di * k + dj) * c + q) * oc;
+                for (int p = 0; p < oc; p++) {
                   out[o + p] += xv * w[f + p];
                 }
               }
@@ -130,12 +139,55 @@ public final class Expected {
         }
       }
     }
-    float[] f = new float[out.length];
+    return unscaled(out);
+  }
+
+  private static float[] unscaled(int[] c) {
+    float[] f = new float[c.length];
     double scale = 1.0 / (1 << (2 * Data.MATRIX_BITS));
     for (int i = 0; i < f.length; i++) {
-      f[i] = (float) (out[i] * scale);
+      f[i] = (float) (c[i] * scale);
     }
     return f;
+  }
+
+  /** The network's logits against {@link Cnn#reference}, within {@link Cnn#TOLERANCE}. */
+  private static Check cnn(float[] actual) {
+    float[] expected = Cnn.reference(Cnn.weights(), Cnn.images());
+    if (actual.length != expected.length) {
+      return new Check(
+          "cnn", false, "expected " + expected.length + " values, got " + actual.length);
+    }
+    double scale = 1;
+    for (float e : expected) {
+      scale = Math.max(scale, Math.abs(e));
+    }
+    double worst = 0;
+    int at = 0;
+    for (int i = 0; i < expected.length; i++) {
+      double d = Math.abs((double) actual[i] - expected[i]);
+      if (Double.isNaN(d)) {
+        return new Check("cnn", false, "logit " + i + " is " + actual[i]);
+      }
+      if (d > worst) {
+        worst = d;
+        at = i;
+      }
+    }
+    boolean ok = worst <= Cnn.TOLERANCE * scale;
+    return new Check(
+        "cnn",
+        ok,
+        String.format(
+            Locale.ROOT,
+            "%d logits (largest |logit| %.3f), largest difference from the double reference"
+                + " %.2e at %d (bound %.0e x %.3f)",
+            expected.length,
+            scale,
+            worst,
+            at,
+            Cnn.TOLERANCE,
+            scale));
   }
 
   private static int[] scaled(float[] v, int bits) {
@@ -191,9 +243,7 @@ public final class Expected {
   private static Check exact(String workload, float[] expected, float[] actual) {
     if (actual.length != expected.length) {
       return new Check(
-          workload,
-          false,
-          "expected " + expected.length + " values, got " + actual.length);
+          workload, false, "expected " + expected.length + " values, got " + actual.length);
     }
     int mismatches = 0;
     int first = -1;
@@ -224,9 +274,7 @@ public final class Expected {
   private static Check close(String workload, float[] expected, float[] actual) {
     if (actual.length != expected.length) {
       return new Check(
-          workload,
-          false,
-          "expected " + expected.length + " values, got " + actual.length);
+          workload, false, "expected " + expected.length + " values, got " + actual.length);
     }
     double worst = 0;
     int at = 0;

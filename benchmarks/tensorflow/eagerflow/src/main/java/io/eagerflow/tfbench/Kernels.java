@@ -1,11 +1,12 @@
 package io.eagerflow.tfbench;
 
-import io.eagerflow.EagerSession.ResourceCleanupStrategy;
 import io.eagerflow.EagerSession;
+import io.eagerflow.EagerSession.ResourceCleanupStrategy;
 import io.eagerflow.Operand;
 import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TInt32;
+import java.util.ArrayList;
 import java.util.List;
 import org.tensorflow.ndarray.Shape;
 
@@ -29,8 +30,14 @@ final class Kernels implements AutoCloseable {
   private Operand<TInt32> axis0;
   private Operand<TFloat32> m1;
   private Operand<TFloat32> m2;
-  private Operand<TFloat32> convInput;
-  private Operand<TFloat32> convFilter;
+  private Operand<TFloat32> m1Large;
+  private Operand<TFloat32> m2Large;
+  private final List<Operand<TFloat32>> convInputs = new ArrayList<>();
+  private final List<Operand<TFloat32>> convFilters = new ArrayList<>();
+  private final List<Operand<TFloat32>> cnnWeights = new ArrayList<>();
+  private Operand<TFloat32> cnnImages;
+  private Operand<TInt32> poolWindow;
+  private Operand<TInt32> flatShape;
   private Operand<TFloat32> logits;
   private Operand<TFloat32> copy1m;
   private Operand<TFloat32> chainInput;
@@ -56,10 +63,19 @@ final class Kernels implements AutoCloseable {
     Shape square = Shape.of(Data.MATRIX, Data.MATRIX);
     m1 = tf.constant(square, Data.m1());
     m2 = tf.constant(square, Data.m2());
-    Shape convIn = Shape.of(Data.CONV_BATCH, Data.CONV_SIDE, Data.CONV_SIDE, Data.CONV_DEPTH);
-    Shape convW = Shape.of(Data.CONV_WINDOW, Data.CONV_WINDOW, Data.CONV_DEPTH, Data.CONV_DEPTH);
-    convInput = tf.constant(convIn, Data.convInput());
-    convFilter = tf.constant(convW, Data.convFilter());
+    m1Large = tf.constant(Shape.of(Data.MATRIX_LARGE, Data.MATRIX_LARGE), Data.m1Large());
+    m2Large = tf.constant(Shape.of(Data.MATRIX_LARGE, Data.MATRIX_LARGE), Data.m2Large());
+    for (Data.ConvCase cc : Data.CONVS) {
+      convInputs.add(tf.constant(Shape.of(cc.inputShape()), cc.input()));
+      convFilters.add(tf.constant(Shape.of(cc.filterShape()), cc.filter()));
+    }
+    float[][] w = Cnn.weights();
+    for (int t = 0; t < w.length; t++) {
+      cnnWeights.add(tf.constant(Shape.of(Cnn.SHAPES[t]), w[t]));
+    }
+    cnnImages = tf.constant(Shape.of(Cnn.BATCH, Cnn.SIDE, Cnn.SIDE, 1), Cnn.images());
+    poolWindow = tf.constant(new int[] {1, 2, 2, 1});
+    flatShape = tf.constant(new int[] {Cnn.BATCH, Cnn.FLAT});
     logits = tf.constant(square, Data.logits());
     copy1m = tf.constant(copyShape, copyData);
     chainInput = tf.constant(Data.chainInput());
@@ -97,8 +113,39 @@ final class Kernels implements AutoCloseable {
     return tf.linalg.matMul(m1, m2);
   }
 
-  Operand<TFloat32> conv2d3x3() {
-    return tf.nn.conv2d(convInput, convFilter, List.of(1L, 1L, 1L, 1L), "SAME");
+  Operand<TFloat32> matMul2048() {
+    return tf.linalg.matMul(m1Large, m2Large);
+  }
+
+  /** The convolution of {@code Data.CONVS[which]}. */
+  Operand<TFloat32> conv2d(int which) {
+    Data.ConvCase cc = Data.CONVS[which];
+    return tf.nn.conv2d(convInputs.get(which), convFilters.get(which), cc.strides(), "SAME");
+  }
+
+  /** The network's logits for {@link Cnn#images}; every intermediate freed once used. */
+  Operand<TFloat32> cnn() {
+    List<Long> unit = List.of(1L, 1L, 1L, 1L);
+    Operand<TFloat32> v = tf.nn.conv2d(cnnImages, cnnWeights.get(0), unit, "SAME");
+    v = then(v, tf.nn.biasAdd(v, cnnWeights.get(1)));
+    v = then(v, tf.nn.relu(v));
+    v = then(v, tf.nn.maxPool(v, poolWindow, poolWindow, "VALID"));
+    v = then(v, tf.nn.conv2d(v, cnnWeights.get(2), unit, "SAME"));
+    v = then(v, tf.nn.biasAdd(v, cnnWeights.get(3)));
+    v = then(v, tf.nn.relu(v));
+    v = then(v, tf.nn.maxPool(v, poolWindow, poolWindow, "VALID"));
+    v = then(v, tf.reshape(v, flatShape));
+    v = then(v, tf.linalg.matMul(v, cnnWeights.get(4)));
+    v = then(v, tf.nn.biasAdd(v, cnnWeights.get(5)));
+    v = then(v, tf.nn.relu(v));
+    v = then(v, tf.linalg.matMul(v, cnnWeights.get(6)));
+    return then(v, tf.nn.biasAdd(v, cnnWeights.get(7)));
+  }
+
+  /** Frees {@code v} (its successor {@code next} is made) and returns {@code next}. */
+  private Operand<TFloat32> then(Operand<TFloat32> v, Operand<TFloat32> next) {
+    free(v);
+    return next;
   }
 
   Operand<TFloat32> reduceSum16m() {

@@ -4,9 +4,9 @@ import java.nio.file.Path;
 import java.util.function.Supplier;
 
 /**
- * The check before the timing: runs each workload once through the same {@link Kernels} methods
- * the benchmarks time, reads its output and compares it with {@link Expected}. Argument: the file
- * to write the checks to. Exits with 1 if any check fails.
+ * The check before the timing: runs each workload once through the same {@link Kernels} methods the
+ * benchmarks time, reads its output and compares it with {@link Expected}. Argument: the file to
+ * write the checks to. Exits with 1 if any check fails.
  */
 public final class Verify {
   private Verify() {}
@@ -21,7 +21,17 @@ public final class Verify {
       check(v, "add1k", () -> k.readAndFree(k.add1k()));
       check(v, "add16m", () -> k.readAndFree(k.add16m()));
       check(v, "matMul1024", () -> k.readAndFree(k.matMul1024()));
-      check(v, "conv2d3x3", () -> k.readAndFree(k.conv2d3x3()));
+      check(v, "matMul2048", () -> k.readAndFree(k.matMul2048()));
+      for (int i = 0; i < Data.CONVS.length; i++) {
+        int which = i;
+        check(v, Data.CONVS[i].name(), () -> k.readAndFree(k.conv2d(which)));
+      }
+      float[][] logits = new float[1][];
+      check(v, "cnn", () -> logits[0] = k.readAndFree(k.cnn()));
+      if (logits[0] != null) {
+        // Kept for the comparison between systems (Cnn.main).
+        Cnn.saveLogits(logits[0], Path.of(args[0] + ".cnn-logits"));
+      }
       check(v, "reduceSum16m", () -> k.readAndFree(k.reduceSum16m()));
       check(v, "softmax1024", () -> k.readAndFree(k.softmax1024()));
       check(v, "chain100", () -> k.readAndFree(k.chain100()));

@@ -75,11 +75,46 @@ public class Workloads {
     k.free(k.matMul1024());
   }
 
+  /** MatMul of two 2048x2048 float matrices, freed. */
+  @Benchmark
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  public void matMul2048() {
+    k.free(k.matMul2048());
+  }
+
   /** Conv2D of 8 32x32x64 images with a 3x3x64x64 filter, SAME, freed. */
   @Benchmark
   @OutputTimeUnit(TimeUnit.MILLISECONDS)
   public void conv2d3x3() {
-    k.free(k.conv2d3x3());
+    k.free(k.conv2d(0));
+  }
+
+  /** Conv2D of 8 56x56x64 images with a 3x3x64x64 filter, SAME, freed. */
+  @Benchmark
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  public void conv2dResnet56() {
+    k.free(k.conv2d(1));
+  }
+
+  /** Conv2D of one 224x224x3 image with a 7x7x3x64 filter, stride 2, SAME, freed. */
+  @Benchmark
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  public void conv2dStem224() {
+    k.free(k.conv2d(2));
+  }
+
+  /** Conv2D of 8 56x56x64 images with a 1x1x64x128 filter, freed. */
+  @Benchmark
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  public void conv2d1x1() {
+    k.free(k.conv2d(3));
+  }
+
+  /** The small convolutional network ({@link Cnn}) on a batch of 64 images, logits freed. */
+  @Benchmark
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  public void cnn() {
+    k.free(k.cnn());
   }
 
   /** Sum of 16M floats to a scalar, freed. */

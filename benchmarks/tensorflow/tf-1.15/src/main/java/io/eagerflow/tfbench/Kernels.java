@@ -1,6 +1,8 @@
 package io.eagerflow.tfbench;
 
 import java.nio.FloatBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import org.tensorflow.EagerSession;
 import org.tensorflow.EagerSession.ResourceCleanupStrategy;
 import org.tensorflow.Operand;
@@ -16,8 +18,8 @@ import org.tensorflow.op.Ops;
  * <p>{@code tf.math.add} runs TensorFlow's {@code Add} (1.15's facade has no {@code AddV2}; the two
  * share TensorFlow's CPU kernel). Copies in go through {@code tf.constant(long[], FloatBuffer)}
  * over the array, copies out through {@code tensor().writeTo(FloatBuffer)} over it: 1.15's fast
- * ways to move a {@code float[]} in and out. (Its {@code tensor().copyTo(float[])} reads element
- * by element through JNI, hundreds of times slower: the README has the figures.)
+ * ways to move a {@code float[]} in and out. (Its {@code tensor().copyTo(float[])} reads element by
+ * element through JNI, hundreds of times slower: the README has the figures.)
  */
 final class Kernels implements AutoCloseable {
   static final String SYSTEM = "tf-1.15";
@@ -34,8 +36,14 @@ final class Kernels implements AutoCloseable {
   private Operand<Integer> axis0;
   private Operand<Float> m1;
   private Operand<Float> m2;
-  private Operand<Float> convInput;
-  private Operand<Float> convFilter;
+  private Operand<Float> m1Large;
+  private Operand<Float> m2Large;
+  private final List<Operand<Float>> convInputs = new ArrayList<>();
+  private final List<Operand<Float>> convFilters = new ArrayList<>();
+  private final List<Operand<Float>> cnnWeights = new ArrayList<>();
+  private Operand<Float> cnnImages;
+  private Operand<Integer> poolWindow;
+  private Operand<Integer> flatShape;
   private Operand<Float> logits;
   private Operand<Float> copy1m;
   private Operand<Float> chainInput;
@@ -61,10 +69,24 @@ final class Kernels implements AutoCloseable {
     long[] square = {Data.MATRIX, Data.MATRIX};
     m1 = tf.constant(square, FloatBuffer.wrap(Data.m1()));
     m2 = tf.constant(square, FloatBuffer.wrap(Data.m2()));
-    long[] convIn = {Data.CONV_BATCH, Data.CONV_SIDE, Data.CONV_SIDE, Data.CONV_DEPTH};
-    long[] convW = {Data.CONV_WINDOW, Data.CONV_WINDOW, Data.CONV_DEPTH, Data.CONV_DEPTH};
-    convInput = tf.constant(convIn, FloatBuffer.wrap(Data.convInput()));
-    convFilter = tf.constant(convW, FloatBuffer.wrap(Data.convFilter()));
+    m1Large =
+        tf.constant(
+            new long[] {Data.MATRIX_LARGE, Data.MATRIX_LARGE}, FloatBuffer.wrap(Data.m1Large()));
+    m2Large =
+        tf.constant(
+            new long[] {Data.MATRIX_LARGE, Data.MATRIX_LARGE}, FloatBuffer.wrap(Data.m2Large()));
+    for (Data.ConvCase cc : Data.CONVS) {
+      convInputs.add(tf.constant(cc.inputShape(), FloatBuffer.wrap(cc.input())));
+      convFilters.add(tf.constant(cc.filterShape(), FloatBuffer.wrap(cc.filter())));
+    }
+    float[][] w = Cnn.weights();
+    for (int t = 0; t < w.length; t++) {
+      cnnWeights.add(tf.constant(Cnn.SHAPES[t], FloatBuffer.wrap(w[t])));
+    }
+    cnnImages =
+        tf.constant(new long[] {Cnn.BATCH, Cnn.SIDE, Cnn.SIDE, 1}, FloatBuffer.wrap(Cnn.images()));
+    poolWindow = tf.constant(new int[] {1, 2, 2, 1});
+    flatShape = tf.constant(new int[] {Cnn.BATCH, Cnn.FLAT});
     logits = tf.constant(square, FloatBuffer.wrap(Data.logits()));
     copy1m = tf.constant(copyShape, FloatBuffer.wrap(copyData));
     chainInput = vector(Data.chainInput());
@@ -108,8 +130,39 @@ final class Kernels implements AutoCloseable {
     return tf.linalg.matMul(m1, m2);
   }
 
-  Operand<Float> conv2d3x3() {
-    return tf.nn.conv2d(convInput, convFilter, java.util.Arrays.asList(1L, 1L, 1L, 1L), "SAME");
+  Operand<Float> matMul2048() {
+    return tf.linalg.matMul(m1Large, m2Large);
+  }
+
+  /** The convolution of {@code Data.CONVS[which]}. */
+  Operand<Float> conv2d(int which) {
+    Data.ConvCase cc = Data.CONVS[which];
+    return tf.nn.conv2d(convInputs.get(which), convFilters.get(which), cc.strides(), "SAME");
+  }
+
+  /** The network's logits for {@link Cnn#images}; every intermediate freed once used. */
+  Operand<Float> cnn() {
+    List<Long> unit = List.of(1L, 1L, 1L, 1L);
+    Operand<Float> v = tf.nn.conv2d(cnnImages, cnnWeights.get(0), unit, "SAME");
+    v = then(v, tf.nn.biasAdd(v, cnnWeights.get(1)));
+    v = then(v, tf.nn.relu(v));
+    v = then(v, tf.nn.maxPool(v, poolWindow, poolWindow, "VALID"));
+    v = then(v, tf.nn.conv2d(v, cnnWeights.get(2), unit, "SAME"));
+    v = then(v, tf.nn.biasAdd(v, cnnWeights.get(3)));
+    v = then(v, tf.nn.relu(v));
+    v = then(v, tf.nn.maxPool(v, poolWindow, poolWindow, "VALID"));
+    v = then(v, tf.reshape(v, flatShape));
+    v = then(v, tf.linalg.matMul(v, cnnWeights.get(4)));
+    v = then(v, tf.nn.biasAdd(v, cnnWeights.get(5)));
+    v = then(v, tf.nn.relu(v));
+    v = then(v, tf.linalg.matMul(v, cnnWeights.get(6)));
+    return then(v, tf.nn.biasAdd(v, cnnWeights.get(7)));
+  }
+
+  /** Frees {@code v} (its successor {@code next} is made) and returns {@code next}. */
+  private Operand<Float> then(Operand<Float> v, Operand<Float> next) {
+    free(v);
+    return next;
   }
 
   Operand<Float> reduceSum16m() {

@@ -11,7 +11,8 @@ final class Rows {
     NANOS("ns/op", false),
     MICROS("µs/op", false),
     GB_PER_S("GB/s", true),
-    GFLOP_PER_S("GFLOP/s", true);
+    GFLOP_PER_S("GFLOP/s", true),
+    IMAGES_PER_S("images/s", true);
 
     final String unit;
     final boolean throughput;
@@ -30,6 +31,7 @@ final class Rows {
         case NANOS -> seconds * 1e9;
         case MICROS -> seconds * 1e6;
         case GB_PER_S, GFLOP_PER_S -> amount / seconds / 1e9;
+        case IMAGES_PER_S -> amount / seconds;
       };
     }
   }
@@ -41,8 +43,7 @@ final class Rows {
 
   static final List<JmhRow> JMH =
       List.of(
-          new JmhRow(
-              "Workloads.scalarAddFree", "scalar add + explicit free", Kind.NANOS, 0),
+          new JmhRow("Workloads.scalarAddFree", "scalar add + explicit free", Kind.NANOS, 0),
           new JmhRow(
               "Tracked.scalarAddBackground",
               "scalar add, nothing freed (`IN_BACKGROUND`; TF Java 1.1: GC only)",
@@ -65,11 +66,37 @@ final class Rows {
               Kind.GFLOP_PER_S,
               2.0 * 1024 * 1024 * 1024),
           new JmhRow(
+              "Workloads.matMul2048",
+              "MatMul 2048x2048 f32",
+              Kind.GFLOP_PER_S,
+              2.0 * 2048 * 2048 * 2048),
+          new JmhRow(
               "Workloads.conv2d3x3",
               "Conv2D 8x32x32x64, 3x3x64x64 filter, SAME, f32",
               Kind.GFLOP_PER_S,
               2.0 * 8 * 32 * 32 * 64 * 64 * 9),
-          new JmhRow("Workloads.reduceSum16m", "ReduceSum 16M floats", Kind.GB_PER_S, 4 * 16 * MEBI),
+          new JmhRow(
+              "Workloads.conv2dResnet56",
+              "Conv2D 8x56x56x64, 3x3x64x64 filter, SAME, f32",
+              Kind.GFLOP_PER_S,
+              2.0 * 8 * 56 * 56 * 64 * 64 * 9),
+          new JmhRow(
+              "Workloads.conv2dStem224",
+              "Conv2D 1x224x224x3, 7x7x3x64 filter, stride 2, SAME, f32",
+              Kind.GFLOP_PER_S,
+              2.0 * 112 * 112 * 7 * 7 * 3 * 64),
+          new JmhRow(
+              "Workloads.conv2d1x1",
+              "Conv2D 8x56x56x64, 1x1x64x128 filter, f32",
+              Kind.GFLOP_PER_S,
+              2.0 * 8 * 56 * 56 * 64 * 128),
+          new JmhRow(
+              "Workloads.cnn",
+              "small CNN (2 Conv2D + pooling + 2 dense), batch of 64 28x28x1 images",
+              Kind.IMAGES_PER_S,
+              64),
+          new JmhRow(
+              "Workloads.reduceSum16m", "ReduceSum 16M floats", Kind.GB_PER_S, 4 * 16 * MEBI),
           new JmhRow("Workloads.softmax1024", "softmax 1024x1024 (over rows)", Kind.MICROS, 0),
           new JmhRow(
               "Workloads.copyOut1m",
