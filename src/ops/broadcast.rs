@@ -2,9 +2,9 @@
 //! same-shape and scalar fast paths, and rayon's pool for large tensors.
 
 use ndarray::IxDyn;
-use rayon::prelude::*;
 
 use super::OpContext;
+use super::parallel::par_fixed_chunks;
 use crate::alloc;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
@@ -79,8 +79,7 @@ pub fn fill_indexed<O: Element>(out: &mut [O], f: impl Fn(usize) -> O + Sync) {
         }
         return;
     }
-    out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, part)| {
-        let base = c * CHUNK;
+    par_fixed_chunks(out, CHUNK, &|base, part: &mut [O]| {
         for (i, o) in part.iter_mut().enumerate() {
             *o = f(base + i);
         }
@@ -97,9 +96,9 @@ pub fn map_into<A: Element, O: Element>(out: &mut [O], xs: &[A], f: impl Fn(A) -
     if out.len() < PARALLEL_MIN_ELEMENTS {
         run(out, xs);
     } else {
-        out.par_chunks_mut(CHUNK)
-            .zip(xs.par_chunks(CHUNK))
-            .for_each(|(o, a)| run(o, a));
+        par_fixed_chunks(out, CHUNK, &|start, o: &mut [O]| {
+            run(o, &xs[start..start + o.len()]);
+        });
     }
 }
 
@@ -118,10 +117,10 @@ pub fn zip_into<A: Element, B: Element, O: Element>(
     if out.len() < PARALLEL_MIN_ELEMENTS {
         run(out, xs, ys);
     } else {
-        out.par_chunks_mut(CHUNK)
-            .zip(xs.par_chunks(CHUNK))
-            .zip(ys.par_chunks(CHUNK))
-            .for_each(|((o, a), b)| run(o, a, b));
+        par_fixed_chunks(out, CHUNK, &|start, o: &mut [O]| {
+            let end = start + o.len();
+            run(o, &xs[start..end], &ys[start..end]);
+        });
     }
 }
 

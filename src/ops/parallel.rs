@@ -38,6 +38,21 @@ pub(super) fn par_chunks<T: Send>(
     parts: usize,
     f: impl Fn(usize, &mut [T]) + Sync,
 ) {
+    split_into_parts(out, unit, parts, &f);
+}
+
+// The two drivers below take the kernel as a trait object, so rayon's join,
+// scope and job machinery is compiled once per element type rather than once
+// per kernel and element type: that machinery was almost half of the crate's
+// generated code, and the crate's compile time with it. A dynamic call per
+// chunk of thousands of elements costs nothing measurable.
+
+fn split_into_parts<T: Send>(
+    out: &mut [T],
+    unit: usize,
+    parts: usize,
+    f: &(dyn Fn(usize, &mut [T]) + Sync),
+) {
     let unit = unit.max(1);
     let units = out.len().div_ceil(unit);
     if parts <= 1 || units <= 1 {
@@ -49,11 +64,30 @@ pub(super) fn par_chunks<T: Send>(
         let mut chunks = out.chunks_mut(per).enumerate();
         let last = chunks.next_back();
         for (i, chunk) in chunks {
-            let f = &f;
             s.spawn(move |_| f(i * per, chunk));
         }
         if let Some((i, chunk)) = last {
             f(i * per, chunk);
         }
     });
+}
+
+/// Calls `f(start, chunk)` for each chunk of `chunk` elements of `out` (the
+/// last one shorter), spread over rayon's pool by work stealing; `start` is
+/// the chunk's first index. A panic in `f` resumes on the caller.
+pub(crate) fn par_fixed_chunks<T: Send>(
+    out: &mut [T],
+    chunk: usize,
+    f: &(dyn Fn(usize, &mut [T]) + Sync),
+) {
+    use rayon::prelude::*;
+    let chunk = chunk.max(1);
+    out.par_chunks_mut(chunk)
+        .enumerate()
+        .for_each(|(c, part)| f(c * chunk, part));
+}
+
+/// `rayon::join` of two computations given as trait objects (see above).
+pub(super) fn join<T: Send>(a: &(dyn Fn() -> T + Sync), b: &(dyn Fn() -> T + Sync)) -> (T, T) {
+    rayon::join(a, b)
 }

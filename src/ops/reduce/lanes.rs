@@ -9,7 +9,7 @@ use super::Fold;
 use crate::dtype::Element;
 use crate::error::Result;
 use crate::memory::MemoryAccount;
-use crate::ops::parallel::{PAR_MIN_WORK, par_chunks, threads, worth_threads};
+use crate::ops::parallel::{PAR_MIN_WORK, join, par_chunks, threads, worth_threads};
 use crate::scratch::Scratch;
 
 /// Independent accumulators: enough for the adds to pipeline and for LLVM to
@@ -60,7 +60,7 @@ pub(in crate::ops) fn fold_par<T: Element, F: Fold<T>>(f: F, xs: &[T]) -> T {
         }
         let (a, b) = xs.split_at(pairwise_split(xs.len()));
         let left = threads / 2;
-        let (ra, rb) = rayon::join(|| go(f, a, left), || go(f, b, threads - left));
+        let (ra, rb) = join(&|| go(f, a, left), &|| go(f, b, threads - left));
         f.merge(ra, rb)
     }
     go(f, xs, threads())
