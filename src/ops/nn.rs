@@ -95,9 +95,12 @@ float!(f64);
 // ---------------------------------------------------------------------------
 // Activations.
 
-/// `v < 0` is false for NaN, which passes through.
+/// `v <= 0` is false for NaN, which passes through; -0 gives +0, as
+/// TensorFlow's FLOAT and DOUBLE kernels give (HALF and BFLOAT16 run as FLOAT
+/// here, where TensorFlow's keep -0: docs/compatibility.md, the differential
+/// test's signed-zero deviation).
 fn relu_of<T: Num>(v: T) -> T {
-    if v < T::ZERO { T::ZERO } else { v }
+    if v <= T::ZERO { T::ZERO } else { v }
 }
 
 fn relu(ctx: &OpContext<'_>) -> Result<KernelOutputs> {

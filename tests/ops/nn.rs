@@ -18,6 +18,19 @@ fn activations() {
     assert_eq!(s.run1::<i64>("Relu6", &[xl]).1, vec![0, 6]);
     let n = s.t(&[1], &[f32::NAN]);
     assert!(s.run1::<f32>("Relu", &[n]).1[0].is_nan());
+    // -0 gives +0, as TensorFlow's FLOAT and DOUBLE kernels give (its 16-bit ones keep -0).
+    let nz = s.t(&[2], &[-0f32, -1.]);
+    for op in ["Relu", "Relu6"] {
+        let out = s.run1::<f32>(op, &[nz]).1;
+        assert_eq!(
+            out.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            vec![0, 0]
+        );
+        let nzd = s.t(&[1], &[-0f64]);
+        assert_eq!(s.run1::<f64>(op, &[nzd]).1[0].to_bits(), 0);
+        let nzh = s.t(&[1], &[eagerflow::f16::NEG_ZERO]);
+        assert_eq!(s.run1::<eagerflow::f16>(op, &[nzh]).1[0].to_bits(), 0);
+    }
     let xd = s.t(&[3], &[-1f64, 0., 2.]);
     let e = (-1f64).exp_m1();
     assert_eq!(s.run1::<f64>("Elu", &[xd]).1, vec![e, 0., 2.]);

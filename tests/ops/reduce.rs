@@ -96,6 +96,29 @@ fn integer_sums_and_products_wrap() {
     assert_eq!(s.run1::<u8>("Prod", &[u, z]).1, vec![32]);
 }
 
+/// TensorFlow's `Mean` of UINT8, UINT16 and INT32 does not wrap its sum (INT64's does) (found by
+/// the differential test): the means over both axes and over one.
+#[test]
+fn narrow_unsigned_means_do_not_wrap() {
+    let s = Env::new();
+    let z = s.t(&[], &[0i32]);
+    let u = s.t(&[3], &[200u8, 100, 255]);
+    assert_eq!(s.run1::<u8>("Mean", &[u, z]).1, vec![185]);
+    let w = s.t(&[2, 2], &[65535u16, 65534, 65535, 2]);
+    assert_eq!(s.run1::<u16>("Mean", &[w, z]).1, vec![65535, 32768]);
+    let last = s.t(&[], &[-1i32]);
+    assert_eq!(
+        s.run1_with::<u16>("Mean", &[w, last], &keep()),
+        (vec![2, 1], vec![65534, 32768])
+    );
+    let i = s.t(&[2], &[i32::MAX, i32::MAX]);
+    assert_eq!(s.run1::<i32>("Mean", &[i, z]).1, vec![i32::MAX]);
+    let l = s.t(&[2], &[i64::MAX, i64::MAX]);
+    assert_eq!(s.run1::<i64>("Mean", &[l, z]).1, vec![-1]);
+    let empty = s.t(&[0], &[0u8; 0]);
+    assert_eq!(s.run1::<u8>("Mean", &[empty, z]).1, vec![0]);
+}
+
 #[test]
 fn all_any() {
     let s = Env::new();

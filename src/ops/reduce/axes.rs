@@ -115,11 +115,14 @@ pub(super) fn reduction(ctx: &OpContext<'_>, kind: Kind) -> Result<KernelOutputs
         Kind::All | Kind::Any => {
             ctx.expect_dtype(0, &[DataType::Bool])?;
             if kind == Kind::All {
-                run(ctx, AndF, &mask, out_shape, |_| ())?
+                run(ctx, x, AndF, &mask, out_shape, |_| ())?
             } else {
-                run(ctx, OrF, &mask, out_shape, |_| ())?
+                run(ctx, x, OrF, &mask, out_shape, |_| ())?
             }
         }
+        Kind::Mean if dtype == DataType::UInt8 => narrow_mean::<u8>(ctx, &mask, out_shape)?,
+        Kind::Mean if dtype == DataType::UInt16 => narrow_mean::<u16>(ctx, &mask, out_shape)?,
+        Kind::Mean if dtype == DataType::Int32 => narrow_mean::<i32>(ctx, &mask, out_shape)?,
         _ => crate::with_numeric_dtype!(dtype, T => numeric::<T>(ctx, kind, &mask, out_shape)?,
             bool => return Err(ctx.unsupported_dtype(0))),
     };
@@ -133,40 +136,69 @@ fn numeric<T: Num>(
     out_shape: Vec<usize>,
 ) -> Result<Tensor> {
     let none = |_: &mut [T]| ();
+    let x = ctx.input(0);
     match kind {
-        Kind::Sum => run(ctx, SumF, mask, out_shape, none),
-        Kind::Prod => run(ctx, ProdF, mask, out_shape, none),
-        Kind::Max => run(ctx, MaxF, mask, out_shape, none),
-        Kind::Min => run(ctx, MinF, mask, out_shape, none),
-        _ => {
-            let reduced: Vec<usize> = ctx
-                .input(0)
-                .shape()
-                .iter()
-                .zip(mask)
-                .filter(|(_, r)| **r)
-                .map(|(&d, _)| d)
-                .collect();
-            let count = product(&reduced);
-            run(ctx, SumF, mask, out_shape, |out: &mut [T]| {
-                for v in out {
-                    *v = v.div_count(count);
-                }
-            })
-        }
+        Kind::Sum => run(ctx, x, SumF, mask, out_shape, none),
+        Kind::Prod => run(ctx, x, ProdF, mask, out_shape, none),
+        Kind::Max => run(ctx, x, MaxF, mask, out_shape, none),
+        Kind::Min => run(ctx, x, MinF, mask, out_shape, none),
+        _ => mean_of::<T>(ctx, x, mask, out_shape),
     }
+}
+
+/// The sum of `x` over the `mask` axes divided by the count of reduced elements.
+fn mean_of<T: Num>(
+    ctx: &OpContext<'_>,
+    x: &Tensor,
+    mask: &[bool],
+    out_shape: Vec<usize>,
+) -> Result<Tensor> {
+    let reduced: Vec<usize> = x
+        .shape()
+        .iter()
+        .zip(mask)
+        .filter(|(_, r)| **r)
+        .map(|(&d, _)| d)
+        .collect();
+    let count = product(&reduced);
+    run(ctx, x, SumF, mask, out_shape, |out: &mut [T]| {
+        for v in out {
+            *v = v.div_count(count);
+        }
+    })
+}
+
+/// `Mean` of UINT8, UINT16 and INT32 sums in INT64, as TensorFlow does (the
+/// mean of 200 and 100 is 150, not the wrapped sum 44 halved; INT64's own
+/// sum wraps in both); the mean of values of a type always fits it.
+fn narrow_mean<T: Num + Into<i64> + TryFrom<i64>>(
+    ctx: &OpContext<'_>,
+    mask: &[bool],
+    out_shape: Vec<usize>,
+) -> Result<Tensor> {
+    let x = ctx.input(0);
+    let xs = x.as_slice::<T>()?;
+    let mut wide = ctx.alloc::<i64>(xs.len())?;
+    wide.data.extend(xs.iter().map(|&v| v.into()));
+    let wide = wide.into_tensor(alloc::copied(x.shape())?)?;
+    let means = mean_of::<i64>(ctx, &wide, mask, out_shape.clone())?;
+    let ms = means.as_slice::<i64>()?;
+    let mut out = ctx.alloc::<T>(ms.len())?;
+    out.data
+        .extend(ms.iter().map(|&m| T::try_from(m).unwrap_or(T::ZERO)));
+    out.into_tensor(out_shape)
 }
 
 /// Reduces input 0 over the `mask` axes with `f`, then applies `finish` to
 /// the reduced values.
 fn run<T: Element, F: Fold<T>>(
     ctx: &OpContext<'_>,
+    x: &Tensor,
     f: F,
     mask: &[bool],
     out_shape: Vec<usize>,
     finish: impl Fn(&mut [T]),
 ) -> Result<Tensor> {
-    let x = ctx.input(0);
     let xs = x.as_slice::<T>()?;
     let n_out = crate::tensor::num_elements(&out_shape)?;
     if xs.is_empty() {

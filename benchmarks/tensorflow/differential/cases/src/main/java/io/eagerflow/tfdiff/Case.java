@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * One generated case, a line of the cases file: {@code id TAB op TAB attrs TAB inputs}, attrs as
  * {@code name=kind:value} joined by {@code ,} ({@code -} for none; kind {@code i} long, {@code b}
- * boolean, {@code t} dtype code), inputs as {@link Values} joined by {@code |}.
+ * boolean, {@code t} dtype code, {@code f} float, {@code s} string, {@code l} longs joined by
+ * {@code ;}), inputs as {@link Values} joined by {@code |}.
  */
 public record Case(int id, String op, List<Attr> attrs, List<Values> inputs) {
   public record Attr(String name, char kind, String value) {

@@ -69,6 +69,10 @@ public final class TensorFlowMain implements Sys {
         case 'i' -> b.setAttr(a.name(), Long.parseLong(a.value()));
         case 'b' -> b.setAttr(a.name(), Boolean.parseBoolean(a.value()));
         case 't' -> b.setAttr(a.name(), dataType(Integer.parseInt(a.value())));
+        case 'f' -> b.setAttr(a.name(), Float.parseFloat(a.value()));
+        case 's' -> b.setAttr(a.name(), a.value());
+        case 'l' -> b.setAttr(a.name(), java.util.Arrays.stream(a.value().split(";"))
+            .mapToLong(Long::parseLong).toArray());
         default -> throw new IllegalArgumentException("attribute kind " + a.kind());
       }
     }
