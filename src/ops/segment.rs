@@ -3,7 +3,8 @@
 //! segment ids, one per row; a segment with no rows is 0, as in TensorFlow),
 //! `UnsortedSegmentSum` and `UnsortedSegmentMax` (ids of any order shaped
 //! like a prefix of `data`'s shape; negative ids are dropped, an empty
-//! segment is 0 for the sum and the dtype's lowest value for the maximum),
+//! segment is 0 for the sum and the dtype's lowest finite value for the
+//! maximum, as in TensorFlow),
 //! and `Bincount`, which counts (or sums weights of) each value in `[0, size)`.
 //!
 //! The output's shape comes from values (the last id, `num_segments`,
@@ -212,6 +213,9 @@ fn unsorted(ctx: &OpContext<'_>, how: Reduce) -> Result<KernelOutputs> {
         alloc::fill_within(&mut out.data, n, empty);
         let xs = data.as_slice::<T>()?;
         if inner > 0 {
+            // Which segments some row went to: an empty one's maximum is the
+            // lowest finite value, as in TensorFlow, not the fold's -inf.
+            let mut reached = alloc::filled(out.data.len() / inner, false)?;
             for (row, &id) in xs.chunks(inner).zip(ids.iter()) {
                 // Negative ids are dropped.
                 let Ok(id) = usize::try_from(id) else { continue };
@@ -221,6 +225,15 @@ fn unsorted(ctx: &OpContext<'_>, how: Reduce) -> Result<KernelOutputs> {
                 };
                 for (d, &x) in dst.iter_mut().zip(row) {
                     *d = how.combine(*d, x);
+                }
+                if let Some(r) = reached.get_mut(id) {
+                    *r = true;
+                }
+            }
+            if how == Reduce::Max {
+                let empty = out.data.chunks_mut(inner).zip(&reached).filter(|(_, r)| !**r);
+                for (segment, _) in empty {
+                    segment.fill(T::LOWEST_FINITE);
                 }
             }
         }

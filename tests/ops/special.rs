@@ -282,7 +282,7 @@ fn unsorted_segments() {
         &[2, 4],
         &[5, 5, 5, 5, 5, 6, 7, 8],
     );
-    // Negative ids are dropped; an empty segment's max is the lowest value.
+    // Negative ids are dropped; an empty segment's max is the lowest finite value.
     let ids = s.v64(&[2, -1, 0]);
     expect(
         &s.one("UnsortedSegmentMax", &[c, ids, s.scalar(4i64)], &none()),
@@ -311,7 +311,19 @@ fn unsorted_segments() {
     expect(
         &s.one("UnsortedSegmentMax", &[f, ids2, s.scalar(3i32)], &none()),
         &[3],
-        &[1f32, 4., f32::NEG_INFINITY],
+        &[1f32, 4., f32::MIN],
+    );
+    // The lowest finite value marks an empty segment only: a segment whose
+    // maximum is -inf keeps it.
+    let neg_inf = s.t(&[1], &[f32::NEG_INFINITY]);
+    expect(
+        &s.one(
+            "UnsortedSegmentMax",
+            &[neg_inf, s.v(&[0]), s.scalar(2i32)],
+            &none(),
+        ),
+        &[2],
+        &[f32::NEG_INFINITY, f32::MIN],
     );
     expect(
         &s.one("UnsortedSegmentSum", &[f, ids2, s.scalar(2i32)], &none()),

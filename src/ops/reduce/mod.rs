@@ -74,6 +74,9 @@ pub(super) trait Ordered: Element + PartialOrd {
     const LOWEST: Self;
     /// The identity of `Min`.
     const HIGHEST: Self;
+    /// The lowest finite value: what TensorFlow's `UnsortedSegmentMax` gives
+    /// a segment no row went to.
+    const LOWEST_FINITE: Self;
     fn nan(self) -> bool;
 }
 
@@ -93,6 +96,7 @@ macro_rules! float_elem {
         impl Ordered for $t {
             const LOWEST: Self = <$t>::NEG_INFINITY;
             const HIGHEST: Self = <$t>::INFINITY;
+            const LOWEST_FINITE: Self = <$t>::MIN;
             #[inline(always)]
             fn nan(self) -> bool {
                 self.is_nan()
@@ -121,6 +125,7 @@ macro_rules! int_elem {
         impl Ordered for $t {
             const LOWEST: Self = <$t>::MIN;
             const HIGHEST: Self = <$t>::MAX;
+            const LOWEST_FINITE: Self = <$t>::MIN;
             #[inline(always)]
             fn nan(self) -> bool {
                 false
@@ -166,6 +171,7 @@ macro_rules! half_ordered {
         impl Ordered for $t {
             const LOWEST: Self = <$t>::NEG_INFINITY;
             const HIGHEST: Self = <$t>::INFINITY;
+            const LOWEST_FINITE: Self = <$t>::MIN;
             fn nan(self) -> bool {
                 self.is_nan()
             }
@@ -180,6 +186,7 @@ half_ordered!(crate::dtype::bf16);
 impl Ordered for bool {
     const LOWEST: Self = false;
     const HIGHEST: Self = true;
+    const LOWEST_FINITE: Self = false;
     fn nan(self) -> bool {
         false
     }
