@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::error::{Error, Result};
+pub use half::{bf16, f16};
 
 /// A tensor's element type. The discriminants are TensorFlow's `DataType` codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17,18 +18,26 @@ pub enum DataType {
     /// Byte strings of any length (TensorFlow's `DT_STRING`): no fixed size
     /// and no [`Element`] type; see [`crate::strings`].
     String = 7,
+    /// IEEE half precision (TensorFlow's `DT_HALF`, Java's `TFloat16`).
+    Half = 19,
+    /// Brain float: FLOAT's 8-bit exponent with a 7-bit mantissa.
+    BFloat16 = 14,
+    UInt16 = 17,
 }
 
 impl DataType {
     /// The fixed-size element types, each with an [`Element`] type (every
     /// type but STRING).
-    pub const ALL: [DataType; 6] = [
+    pub const ALL: [DataType; 9] = [
         DataType::Float,
         DataType::Double,
         DataType::Int32,
         DataType::UInt8,
         DataType::Int64,
         DataType::Bool,
+        DataType::Half,
+        DataType::BFloat16,
+        DataType::UInt16,
     ];
 
     pub fn from_code(code: i32) -> Result<DataType> {
@@ -49,6 +58,7 @@ impl DataType {
         match self {
             DataType::Float | DataType::Int32 => 4,
             DataType::Double | DataType::Int64 => 8,
+            DataType::Half | DataType::BFloat16 | DataType::UInt16 => 2,
             DataType::UInt8 | DataType::Bool => 1,
             DataType::String => 0,
         }
@@ -63,15 +73,30 @@ impl DataType {
             DataType::Int64 => "INT64",
             DataType::Bool => "BOOL",
             DataType::String => "STRING",
+            DataType::Half => "HALF",
+            DataType::BFloat16 => "BFLOAT16",
+            DataType::UInt16 => "UINT16",
         }
     }
 
     pub fn is_floating(self) -> bool {
-        matches!(self, DataType::Float | DataType::Double)
+        matches!(
+            self,
+            DataType::Float | DataType::Double | DataType::Half | DataType::BFloat16
+        )
+    }
+
+    /// HALF or BFLOAT16: stored in 2 bytes, computed in FLOAT (see
+    /// [`crate::ops`]'s `OpDef::halves`).
+    pub fn is_half(self) -> bool {
+        matches!(self, DataType::Half | DataType::BFloat16)
     }
 
     pub fn is_integer(self) -> bool {
-        matches!(self, DataType::Int32 | DataType::Int64 | DataType::UInt8)
+        matches!(
+            self,
+            DataType::Int32 | DataType::Int64 | DataType::UInt8 | DataType::UInt16
+        )
     }
 
     pub fn is_numeric(self) -> bool {
@@ -147,6 +172,57 @@ element!(i32, Int32, I32, |p| i32::from_ne_bytes([p; 4]));
 element!(u8, UInt8, U8, |p| p);
 element!(i64, Int64, I64, |p| i64::from_ne_bytes([p; 8]));
 element!(bool, Bool, Bool, |p| p & 1 == 1);
+element!(u16, UInt16, U16, |p| u16::from_ne_bytes([p; 2]));
+element!(f16, Half, F16, |p| f16::from_bits(
+    0x7c00 | (u16::from_ne_bytes([p; 2]) & 0x01ff) | 1
+));
+element!(bf16, BFloat16, BF16, |p| bf16::from_bits(
+    0x7f80 | (u16::from_ne_bytes([p; 2]) & 0x003f) | 1
+));
+
+/// FLOAT to HALF, rounding to nearest even (IEEE's default, TensorFlow's
+/// `Cast` and TensorFlow Java's `Float16Layout`); NaN stays NaN.
+#[inline]
+pub fn f16_from_f32(v: f32) -> f16 {
+    f16::from_f32(v)
+}
+
+/// FLOAT to BFLOAT16 rounding to nearest even, as TensorFlow's kernels
+/// (Eigen's `float_to_bfloat16_rtne`) do: every NaN becomes the quiet NaN
+/// of its sign, where `half`'s conversion would keep the payload.
+#[inline]
+pub fn bf16_from_f32(v: f32) -> bf16 {
+    let bits = v.to_bits();
+    if v.is_nan() {
+        return bf16::from_bits(((bits >> 16) as u16 & 0x8000) | 0x7fc0);
+    }
+    let lsb = (bits >> 16) & 1;
+    bf16::from_bits((bits.wrapping_add(0x7fff + lsb) >> 16) as u16)
+}
+
+/// FLOAT to HALF as TensorFlow Java writes a Java `float` into a `TFloat16`
+/// (its `Float16Layout`): rounded to nearest even, and every NaN (canonical
+/// in Java's `floatToIntBits`) is `0x7e00`.
+#[inline]
+pub fn f16_from_java(v: f32) -> f16 {
+    if v.is_nan() {
+        f16::from_bits(0x7e00)
+    } else {
+        f16::from_f32(v)
+    }
+}
+
+/// FLOAT to BFLOAT16 as TensorFlow Java writes a Java `float` into a
+/// `TBfloat16` (its `Bfloat16Layout`): the low 16 bits are dropped, and
+/// every NaN (Java's `floatToIntBits` makes it canonical) is `0x7fc0`.
+#[inline]
+pub fn bf16_from_java(v: f32) -> bf16 {
+    if v.is_nan() {
+        bf16::from_bits(0x7fc0)
+    } else {
+        bf16::from_bits((v.to_bits() >> 16) as u16)
+    }
+}
 
 /// Calls `$body` with the type alias `$T` bound to the Rust type of `$dtype`.
 #[macro_export]
@@ -177,6 +253,18 @@ macro_rules! with_dtype {
                 type $T = bool;
                 $body
             }
+            $crate::dtype::DataType::UInt16 => {
+                type $T = u16;
+                $body
+            }
+            $crate::dtype::DataType::Half => {
+                type $T = $crate::dtype::f16;
+                $body
+            }
+            $crate::dtype::DataType::BFloat16 => {
+                type $T = $crate::dtype::bf16;
+                $body
+            }
             // The registry refuses STRING inputs to ops without string
             // kernels before they run; this is what a STRING type attribute
             // (`Cast`'s `DstT`, a random op's `dtype`) meets.
@@ -190,7 +278,8 @@ macro_rules! with_dtype {
     };
 }
 
-/// Like [`with_dtype!`] but only for numeric types; `$fallback` runs for BOOL.
+/// Like [`with_dtype!`] but only for numeric types other than HALF and
+/// BFLOAT16; `$fallback` runs for BOOL.
 #[macro_export]
 macro_rules! with_numeric_dtype {
     ($dtype:expr, $T:ident => $body:expr, bool => $fallback:expr) => {
@@ -215,7 +304,20 @@ macro_rules! with_numeric_dtype {
                 type $T = i64;
                 $body
             }
+            $crate::dtype::DataType::UInt16 => {
+                type $T = u16;
+                $body
+            }
             $crate::dtype::DataType::Bool => $fallback,
+            // Ops that take HALF or BFLOAT16 compute them in FLOAT (the
+            // registry converts, see `OpDef::halves`); this is what an op
+            // without that meets.
+            $crate::dtype::DataType::Half | $crate::dtype::DataType::BFloat16 => {
+                return Err($crate::error::Error::invalid(
+                    "the HALF and BFLOAT16 dtypes are not supported by this op",
+                )
+                .into())
+            }
             $crate::dtype::DataType::String => {
                 return Err($crate::error::Error::invalid(
                     "the STRING dtype is not supported by this op",

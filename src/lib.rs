@@ -24,7 +24,7 @@ pub mod wire;
 
 mod jni;
 
-pub use dtype::{DataType, Element};
+pub use dtype::{DataType, Element, bf16, f16};
 pub use error::{Error, Result};
 pub use memory::MemoryAccount;
 pub use ops::{AttrValue, Attrs, Registry};

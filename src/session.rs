@@ -185,6 +185,9 @@ pub fn scratch_scalar(dtype: DataType, value: f64) -> Result<Tensor> {
         DataType::Int64 => Tensor::scalar(a, value as i64),
         DataType::UInt8 => Tensor::scalar(a, value as u8),
         DataType::Bool => Tensor::scalar(a, value != 0.0),
+        DataType::UInt16 => Tensor::scalar(a, value as u16),
+        DataType::Half => Tensor::scalar(a, crate::dtype::f16_from_f32(value as f32)),
+        DataType::BFloat16 => Tensor::scalar(a, crate::dtype::bf16_from_f32(value as f32)),
         DataType::String => Err(Error::invalid("a STRING scalar cannot hold a number")),
     }
 }

@@ -22,6 +22,9 @@ pub enum Storage {
     I64(Vec<i64>),
     Bool(Vec<bool>),
     Str(crate::strings::Strings),
+    F16(Vec<crate::dtype::f16>),
+    BF16(Vec<crate::dtype::bf16>),
+    U16(Vec<u16>),
 }
 
 impl Storage {
@@ -34,6 +37,9 @@ impl Storage {
             Storage::I64(_) => DataType::Int64,
             Storage::Bool(_) => DataType::Bool,
             Storage::Str(_) => DataType::String,
+            Storage::F16(_) => DataType::Half,
+            Storage::BF16(_) => DataType::BFloat16,
+            Storage::U16(_) => DataType::UInt16,
         }
     }
 
@@ -46,6 +52,9 @@ impl Storage {
             Storage::I64(v) => v.len(),
             Storage::Bool(v) => v.len(),
             Storage::Str(v) => v.len(),
+            Storage::F16(v) => v.len(),
+            Storage::BF16(v) => v.len(),
+            Storage::U16(v) => v.len(),
         }
     }
 
@@ -62,6 +71,9 @@ impl Storage {
             Storage::I64(v) => v.capacity(),
             Storage::Bool(v) => v.capacity(),
             Storage::Str(v) => return v.capacity_bytes(),
+            Storage::F16(v) => v.capacity(),
+            Storage::BF16(v) => v.capacity(),
+            Storage::U16(v) => v.capacity(),
         };
         cap * self.dtype().size()
     }

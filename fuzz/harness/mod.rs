@@ -17,7 +17,7 @@ use std::sync::Arc;
 /// should be what allocates a lot.
 pub const MAX_GENERATED_ELEMENTS: usize = 4096;
 
-const DTYPES: [DataType; 7] = [
+const DTYPES: [DataType; 10] = [
     DataType::Float,
     DataType::Double,
     DataType::Int32,
@@ -25,6 +25,9 @@ const DTYPES: [DataType; 7] = [
     DataType::UInt8,
     DataType::Bool,
     DataType::String,
+    DataType::Half,
+    DataType::BFloat16,
+    DataType::UInt16,
 ];
 
 /// Integers where kernels tend to break: signs, type limits, powers of two.
@@ -165,6 +168,13 @@ pub fn tensor(
         DataType::Bool => {
             values(u, n, |i, _| i & 1 == 1).map(|v| Tensor::from_slice(account, &shape, &v))?
         }
+        DataType::UInt16 => {
+            values(u, n, |i, _| i as u16).map(|v| Tensor::from_slice(account, &shape, &v))?
+        }
+        DataType::Half => values(u, n, |_, f| eagerflow::f16::from_f64(f))
+            .map(|v| Tensor::from_slice(account, &shape, &v))?,
+        DataType::BFloat16 => values(u, n, |_, f| eagerflow::bf16::from_f64(f))
+            .map(|v| Tensor::from_slice(account, &shape, &v))?,
         DataType::String => {
             let strings = (0..n)
                 .map(|_| {
@@ -205,6 +215,15 @@ pub fn read(t: &Tensor) {
         DataType::Bool => t
             .as_slice::<bool>()
             .map(|s| s.iter().filter(|&&v| v).count()),
+        DataType::UInt16 => t
+            .as_slice::<u16>()
+            .map(|s| s.iter().filter(|&&v| v == 0).count()),
+        DataType::Half => t
+            .as_slice::<eagerflow::f16>()
+            .map(|s| s.iter().filter(|v| v.is_nan()).count()),
+        DataType::BFloat16 => t
+            .as_slice::<eagerflow::bf16>()
+            .map(|s| s.iter().filter(|v| v.is_nan()).count()),
         DataType::String => t
             .strings()
             .map(|s| s.iter().filter(|e| e.is_empty()).count()),

@@ -1,16 +1,12 @@
 //! `native` methods of `io.eagerflow.internal.Native`. Each is a thin shell:
 //! decode, call the core, encode; [`boundary`] handles errors and panics.
 
-use jni::objects::{
-    JBooleanArray, JByteArray, JClass, JDoubleArray, JFloatArray, JIntArray, JLongArray, JObject,
-    JPrimitiveArray, JString, TypeArray,
-};
+use jni::objects::{JClass, JIntArray, JLongArray, JObject, JString};
 use jni::sys::{jboolean, jdouble, jint, jlong};
 use jni::{EnvUnowned, jni_sig, jni_str};
 
 use super::{
-    Failure, as_handles, as_java_bytes, as_java_bytes_mut, boundary, long_array, long_array_within,
-    session_ref, shape_of,
+    Failure, as_handles, boundary, boundary_without_env, long_array, long_array_within, session_ref,
 };
 use crate::alloc::MAX_NAME_BYTES;
 use crate::dtype::DataType;
@@ -37,7 +33,7 @@ fn stats_array(s: &SessionStats) -> [i64; wire::STATS_LENGTH] {
     out
 }
 
-fn index(i: jlong, what: &str) -> Result<usize, Failure> {
+pub(super) fn index(i: jlong, what: &str) -> Result<usize, Failure> {
     usize::try_from(i).map_err(|_| Failure::Core(Error::OutOfRange(format!("negative {what} {i}"))))
 }
 
@@ -139,7 +135,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_sync<'l>(
     _class: JClass<'l>,
     session: jlong,
 ) {
-    boundary(&mut env, "sync", |_| Ok(session_ref(session)?.sync()?))
+    boundary_without_env(&mut env, "sync", || Ok(session_ref(session)?.sync()?))
 }
 
 #[unsafe(no_mangle)]
@@ -244,7 +240,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute1<'l>(
     op: jint,
     x: jlong,
 ) -> jlong {
-    boundary(&mut env, "execute1", |_| {
+    boundary_without_env(&mut env, "execute1", || {
         let session = session_ref(session)?;
         let h = session.execute_single(op as usize, &[x as u64], None)?;
         Ok(signal(&session, h))
@@ -261,7 +257,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_execute2<'l>(
     x: jlong,
     y: jlong,
 ) -> jlong {
-    boundary(&mut env, "execute2", |_| {
+    boundary_without_env(&mut env, "execute2", || {
         let session = session_ref(session)?;
         let h = session.execute_single(op as usize, &[x as u64, y as u64], None)?;
         Ok(signal(&session, h))
@@ -281,7 +277,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_executeWithScalar<'l>(
     dtype: jint,
     value: jdouble,
 ) -> jlong {
-    boundary(&mut env, "executeWithScalar", |_| {
+    boundary_without_env(&mut env, "executeWithScalar", || {
         let session = session_ref(session)?;
         let scalar = scratch_scalar(DataType::from_code(dtype)?, value)?;
         let h = session.execute_single(op as usize, &[x as u64], Some(scalar))?;
@@ -453,7 +449,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_free<'l>(
     handle: jlong,
     reason: jint,
 ) -> jboolean {
-    boundary(&mut env, "free", |_| {
+    boundary_without_env(&mut env, "free", || {
         let session = session_ref(session)?;
         Ok(session.free(handle as u64, FreeReason::from_code(reason)?))
     })
@@ -498,7 +494,7 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_collected<'l>(
     count_request: jboolean,
     next_trigger: jlong,
 ) {
-    boundary(&mut env, "collected", |_| {
+    boundary_without_env(&mut env, "collected", || {
         let session = session_ref(session)?;
         if count_request {
             session.count_gc_request();
@@ -534,209 +530,3 @@ pub extern "system" fn Java_io_eagerflow_internal_Native_copyTensor<'l>(
         Ok(signal(&dst, dst.insert(t.deep_copy(dst.account())?)?))
     })
 }
-
-/// Per element type: create from a Java array, bulk read, bulk write, and
-/// read one element. Arrays cross in one region copy, never per element.
-macro_rules! typed_exports {
-    ($t:ty, $jt:ty, $jarray:ident, $from:ident, $read:ident, $write:ident, $get:ident) => {
-        #[unsafe(no_mangle)]
-        pub extern "system" fn $from<'l>(
-            mut env: EnvUnowned<'l>,
-            _class: JClass<'l>,
-            session: jlong,
-            shape: JLongArray<'l>,
-            data: $jarray<'l>,
-        ) -> jlong {
-            boundary(&mut env, stringify!($from), |env| {
-                let session = session_ref(session)?;
-                let n = data.len(env)?;
-                let shape = shape_of(env, &shape, session.account(), n, "elements")?;
-                let mut a = crate::tensor::Allocation::<$t>::new_initialized(session.account(), n)?;
-                <$t as JavaCopy<$jt>>::fill(env, &data, &mut a.data)?;
-                Ok(signal(&session, session.insert(a.into_tensor(shape)?)?))
-            })
-        }
-
-        #[unsafe(no_mangle)]
-        pub extern "system" fn $read<'l>(
-            mut env: EnvUnowned<'l>,
-            _class: JClass<'l>,
-            session: jlong,
-            handle: jlong,
-            offset: jlong,
-            dst: $jarray<'l>,
-        ) {
-            boundary(&mut env, stringify!($read), |env| {
-                let session = session_ref(session)?;
-                let t = session.tensor(handle as u64)?;
-                let src = t.as_slice::<$t>()?;
-                let offset = index(offset, "offset")?;
-                let n = dst.len(env)?;
-                let part = offset
-                    .checked_add(n)
-                    .and_then(|end| src.get(offset..end))
-                    .ok_or_else(|| {
-                        Failure::Core(Error::OutOfRange(format!(
-                            "reading {n} elements at {offset} from a tensor of {}",
-                            src.len()
-                        )))
-                    })?;
-                <$t as JavaCopy<$jt>>::store(env, &dst, part)
-            })
-        }
-
-        #[unsafe(no_mangle)]
-        pub extern "system" fn $write<'l>(
-            mut env: EnvUnowned<'l>,
-            _class: JClass<'l>,
-            session: jlong,
-            handle: jlong,
-            offset: jlong,
-            src: $jarray<'l>,
-        ) {
-            boundary(&mut env, stringify!($write), |env| {
-                let session = session_ref(session)?;
-                // Straight into the tensor, after the range is checked: no
-                // temporary as large as the caller's array.
-                let len = src.len(env)?;
-                session.write_with::<$t, Failure>(
-                    handle as u64,
-                    index(offset, "offset")?,
-                    len,
-                    |dst| <$t as JavaCopy<$jt>>::fill(env, &src, dst),
-                )
-            })
-        }
-
-        #[unsafe(no_mangle)]
-        pub extern "system" fn $get<'l>(
-            mut env: EnvUnowned<'l>,
-            _class: JClass<'l>,
-            session: jlong,
-            handle: jlong,
-            at: jlong,
-        ) -> $jt {
-            boundary(&mut env, stringify!($get), |_| {
-                let session = session_ref(session)?;
-                let t = session.tensor(handle as u64)?;
-                let src = t.as_slice::<$t>()?;
-                let i = index(at, "index")?;
-                let v = src.get(i).ok_or_else(|| {
-                    Failure::Core(Error::OutOfRange(format!(
-                        "index {i} is out of range for a tensor of {} elements",
-                        src.len()
-                    )))
-                })?;
-                Ok(<$t as JavaCopy<$jt>>::to_java(*v))
-            })
-        }
-    };
-}
-
-/// Bulk copies between Java primitive arrays and Rust elements: straight
-/// region copies when the types agree, converting otherwise (`byte` for UINT8).
-trait JavaCopy<J: TypeArray>: Sized + Copy {
-    fn fill(
-        env: &jni::Env<'_>,
-        src: &JPrimitiveArray<'_, J>,
-        out: &mut [Self],
-    ) -> Result<(), Failure>;
-    fn store(env: &jni::Env<'_>, dst: &JPrimitiveArray<'_, J>, src: &[Self])
-    -> Result<(), Failure>;
-    fn to_java(self) -> J;
-}
-
-impl<T: TypeArray> JavaCopy<T> for T {
-    fn fill(
-        env: &jni::Env<'_>,
-        src: &JPrimitiveArray<'_, T>,
-        out: &mut [T],
-    ) -> Result<(), Failure> {
-        src.get_region(env, 0, out)?;
-        Ok(())
-    }
-
-    fn store(env: &jni::Env<'_>, dst: &JPrimitiveArray<'_, T>, src: &[T]) -> Result<(), Failure> {
-        dst.set_region(env, 0, src)?;
-        Ok(())
-    }
-
-    fn to_java(self) -> T {
-        self
-    }
-}
-
-impl JavaCopy<i8> for u8 {
-    fn fill(
-        env: &jni::Env<'_>,
-        src: &JPrimitiveArray<'_, i8>,
-        out: &mut [u8],
-    ) -> Result<(), Failure> {
-        src.get_region(env, 0, as_java_bytes_mut(out))?;
-        Ok(())
-    }
-
-    fn store(env: &jni::Env<'_>, dst: &JPrimitiveArray<'_, i8>, src: &[u8]) -> Result<(), Failure> {
-        dst.set_region(env, 0, as_java_bytes(src))?;
-        Ok(())
-    }
-
-    fn to_java(self) -> i8 {
-        self as i8
-    }
-}
-
-typed_exports!(
-    f32,
-    f32,
-    JFloatArray,
-    Java_io_eagerflow_internal_Native_fromFloats,
-    Java_io_eagerflow_internal_Native_readFloats,
-    Java_io_eagerflow_internal_Native_writeFloats,
-    Java_io_eagerflow_internal_Native_getFloat
-);
-typed_exports!(
-    f64,
-    f64,
-    JDoubleArray,
-    Java_io_eagerflow_internal_Native_fromDoubles,
-    Java_io_eagerflow_internal_Native_readDoubles,
-    Java_io_eagerflow_internal_Native_writeDoubles,
-    Java_io_eagerflow_internal_Native_getDouble
-);
-typed_exports!(
-    i32,
-    i32,
-    JIntArray,
-    Java_io_eagerflow_internal_Native_fromInts,
-    Java_io_eagerflow_internal_Native_readInts,
-    Java_io_eagerflow_internal_Native_writeInts,
-    Java_io_eagerflow_internal_Native_getInt
-);
-typed_exports!(
-    i64,
-    i64,
-    JLongArray,
-    Java_io_eagerflow_internal_Native_fromLongs,
-    Java_io_eagerflow_internal_Native_readLongs,
-    Java_io_eagerflow_internal_Native_writeLongs,
-    Java_io_eagerflow_internal_Native_getLong
-);
-typed_exports!(
-    u8,
-    i8,
-    JByteArray,
-    Java_io_eagerflow_internal_Native_fromBytes,
-    Java_io_eagerflow_internal_Native_readBytes,
-    Java_io_eagerflow_internal_Native_writeBytes,
-    Java_io_eagerflow_internal_Native_getByte
-);
-typed_exports!(
-    bool,
-    bool,
-    JBooleanArray,
-    Java_io_eagerflow_internal_Native_fromBooleans,
-    Java_io_eagerflow_internal_Native_readBooleans,
-    Java_io_eagerflow_internal_Native_writeBooleans,
-    Java_io_eagerflow_internal_Native_getBoolean
-);

@@ -6,6 +6,7 @@
 //! errors on purpose, fault injection) live in `testing`, which exists only
 //! with the `testing` feature.
 
+mod arrays;
 mod exports;
 mod process;
 mod strings;
@@ -16,7 +17,7 @@ use std::any::Any;
 use std::ffi::c_void;
 
 use jni::errors::ErrorPolicy;
-use jni::objects::JLongArray;
+use jni::objects::{JLongArray, JPrimitiveArray, TypeArray};
 use jni::strings::JNIString;
 use jni::sys::{jint, jlong};
 use jni::{Env, EnvUnowned, jni_str};
@@ -143,6 +144,23 @@ fn boundary<'local, T: Default>(
     env.with_env(f).resolve_with::<ThrowJava, _>(|| what)
 }
 
+/// [`boundary`] for exports that make no JNI call (the op and free paths):
+/// the `jni` crate's environment guard costs tens of nanoseconds a call, so it
+/// is set up only to throw, when `f` fails or panics. A panic is caught here
+/// and resumed inside that guard, where `ThrowJava` turns it into the same
+/// exception (the panic hook already kept its location and backtrace).
+fn boundary_without_env<'local, T: Default>(
+    env: &mut EnvUnowned<'local>,
+    what: &'static str,
+    f: impl FnOnce() -> Res<T>,
+) -> T {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(Ok(value)) => value,
+        Ok(Err(failure)) => boundary(env, what, |_| Err(failure)),
+        Err(payload) => boundary(env, what, |_| std::panic::resume_unwind(payload)),
+    }
+}
+
 /// The session behind an id from Java: a generation-checked lookup, so a
 /// closed, stale or forged id is an `IllegalStateException`. 0 names the
 /// process-wide table of standalone tensors.
@@ -238,4 +256,116 @@ fn shape_of(
         ))));
     }
     Ok(shape)
+}
+
+/// Arrays of at least this many elements are copied through the JVM's
+/// pointer to their elements (`GetPrimitiveArrayCritical`) instead of
+/// `Get/Set<Type>ArrayRegion`, which HotSpot copies element by element to keep
+/// each element's write atomic: a plain `memcpy` is the difference between
+/// reading a tensor back at the memory's speed or at about half of it.
+const CRITICAL_COPY_FROM: usize = 4096;
+
+/// The most elements copied while the JVM's collector is held off (a
+/// critical region blocks garbage collections); a larger copy takes the
+/// elements again for each part, so a collection waits at most for one part.
+const CRITICAL_PART: usize = 1 << 18;
+
+/// Copies `src` into the Java array `dst`, which has exactly `src.len()`
+/// elements.
+fn copy_to_java<T: TypeArray + Copy>(
+    env: &Env<'_>,
+    dst: &JPrimitiveArray<'_, T>,
+    src: &[T],
+) -> Res<()> {
+    if src.len() < CRITICAL_COPY_FROM {
+        dst.set_region(env, 0, src)?;
+        return Ok(());
+    }
+    for (i, part) in src.chunks(CRITICAL_PART).enumerate() {
+        let at = i * CRITICAL_PART;
+        with_elements(env, dst, src.len(), |elements| {
+            elements[at..at + part.len()].copy_from_slice(part);
+        })?;
+    }
+    Ok(())
+}
+
+/// Copies the Java array `src`, which has exactly `dst.len()` elements, into
+/// `dst`.
+fn copy_from_java<T: TypeArray + Copy>(
+    env: &Env<'_>,
+    src: &JPrimitiveArray<'_, T>,
+    dst: &mut [T],
+) -> Res<()> {
+    if dst.len() < CRITICAL_COPY_FROM {
+        src.get_region(env, 0, dst)?;
+        return Ok(());
+    }
+    let len = dst.len();
+    for (i, part) in dst.chunks_mut(CRITICAL_PART).enumerate() {
+        let at = i * CRITICAL_PART;
+        with_elements(env, src, len, |elements| {
+            part.copy_from_slice(&elements[at..at + part.len()]);
+        })?;
+    }
+    Ok(())
+}
+
+/// Runs `f` on the elements of `array` (which has `len` of them) inside a
+/// critical region. `f` must make no JNI call; the region ends when it
+/// returns, or unwinds.
+fn with_elements<T: TypeArray, R>(
+    env: &Env<'_>,
+    array: &JPrimitiveArray<'_, T>,
+    len: usize,
+    f: impl FnOnce(&mut [T]) -> R,
+) -> Res<R> {
+    /// Ends the critical region, also when `f` unwinds.
+    struct Region {
+        env: *mut jni::sys::JNIEnv,
+        array: jni::sys::jarray,
+        elements: *mut c_void,
+    }
+    impl Drop for Region {
+        fn drop(&mut self) {
+            // SAFETY: `elements` came from GetPrimitiveArrayCritical on this
+            // `env` and `array` and is released exactly once, here; mode 0
+            // writes a copy back if the JVM made one.
+            unsafe {
+                ((**self.env).v1_2.ReleasePrimitiveArrayCritical)(
+                    self.env,
+                    self.array,
+                    self.elements,
+                    0,
+                )
+            }
+        }
+    }
+    let raw = env.get_raw();
+    let array = array.as_raw() as jni::sys::jarray;
+    // SAFETY: `raw` is this thread's valid JNIEnv (an `Env` holds one) and
+    // `array` a live local reference to a primitive array. Between here and
+    // the release no other JNI function is called (`jni`'s own wrapper would
+    // check for exceptions inside the region, which -Xcheck:jni reports).
+    let elements =
+        unsafe { ((**raw).v1_2.GetPrimitiveArrayCritical)(raw, array, std::ptr::null_mut()) };
+    if elements.is_null() {
+        // The JVM threw (OutOfMemoryError); `ThrowJava` leaves it pending.
+        return Err(Failure::Jni(jni::errors::Error::JavaException));
+    }
+    let region = Region {
+        env: raw,
+        array,
+        elements,
+    };
+    // SAFETY: the JVM guarantees `elements` points to the array's `len`
+    // elements of `T` (the caller read `len` from the array), valid and not
+    // moved until the release in `region`'s drop; nothing else in this
+    // process writes a Java array's elements from native code meanwhile, and
+    // Java threads racing on the array are the caller's data race, as with
+    // `Set<Type>ArrayRegion`.
+    let elements = unsafe { std::slice::from_raw_parts_mut(region.elements.cast::<T>(), len) };
+    let out = f(elements);
+    drop(region);
+    Ok(out)
 }

@@ -19,6 +19,11 @@ const fn binary(name: &'static str, kernel: Kernel, infer: InferFn) -> OpDef {
     OpDef::new(name, &["x", "y"], &["z"], kernel).infer(infer)
 }
 
+/// An ordering of `x` and `y`, HALF and BFLOAT16 compared in FLOAT (exact).
+const fn binary_halves(name: &'static str, kernel: Kernel, infer: InferFn) -> OpDef {
+    binary(name, kernel, infer).halves()
+}
+
 pub(super) fn register(r: &mut Registry) {
     const EQUALITY: &[&str] = &["incompatible_shape_error"];
     r.add([
@@ -29,10 +34,10 @@ pub(super) fn register(r: &mut Registry) {
         binary("NotEqual", not_equal, infer::equality)
             .attrs(EQUALITY)
             .strings(),
-        binary("Less", less, infer::ordering),
-        binary("LessEqual", less_equal, infer::ordering),
-        binary("Greater", greater, infer::ordering),
-        binary("GreaterEqual", greater_equal, infer::ordering),
+        binary_halves("Less", less, infer::ordering),
+        binary_halves("LessEqual", less_equal, infer::ordering),
+        binary_halves("Greater", greater, infer::ordering),
+        binary_halves("GreaterEqual", greater_equal, infer::ordering),
         binary("LogicalAnd", logical_and, infer::logical),
         binary("LogicalOr", logical_or, infer::logical),
         OpDef::new("LogicalNot", &["x"], &["y"], logical_not).infer(infer::same_as_input),

@@ -23,12 +23,14 @@ pub(super) fn register(r: &mut Registry) {
     r.add([
         OpDef::new("MatMul", &["a", "b"], &["product"], mat_mul)
             .attrs(&["transpose_a", "transpose_b"])
-            .infer(infer::mat_mul),
+            .infer(infer::mat_mul)
+            .halves(),
         OpDef::new("BatchMatMulV2", &["x", "y"], &["output"], batch_mat_mul)
             .attrs(&["adj_x", "adj_y"])
             // V1 requires equal batch dimensions; broadcasting them is a superset.
             .aliases(&["BatchMatMul"])
-            .infer(infer::batch_mat_mul),
+            .infer(infer::batch_mat_mul)
+            .halves(),
         OpDef::new("BatchMatMulV3", &["x", "y"], &["output"], batch_mat_mul_v3)
             .attrs(&["adj_x", "adj_y", "Ta", "Tb", "Tout"])
             .infer(infer::batch_mat_mul_v3),

@@ -1,10 +1,13 @@
 //! The op registry: TensorFlow op type names mapped to kernels. Java resolves a
 //! name to its index once and then calls by index.
 
+mod array;
 mod attrs;
 pub mod broadcast;
 mod cast;
+mod cnn;
 mod compare;
+mod halves;
 mod infer;
 mod linalg;
 mod math;
@@ -14,7 +17,9 @@ mod nn;
 mod parallel;
 mod random;
 mod reduce;
+mod segment;
 mod shape;
+mod special;
 mod strings;
 #[cfg(any(test, feature = "testing"))]
 mod testing;
@@ -67,6 +72,10 @@ pub struct OpDef {
     /// Whether its kernel reads STRING inputs. Every other op refuses them
     /// before its kernel runs, naming itself, the input and the dtype.
     pub takes_strings: bool,
+    /// Whether HALF and BFLOAT16 inputs run through its FLOAT kernel
+    /// (widened, then FLOAT outputs rounded back; see `halves`). Ops that
+    /// only move elements serve the 2-byte types directly instead.
+    pub halves: bool,
     /// An op of `testing` that misbehaves on purpose: left out of
     /// [`Registry::names`].
     pub test_only: bool,
@@ -90,6 +99,7 @@ impl OpDef {
             kernel,
             infer: None,
             takes_strings: false,
+            halves: false,
             test_only: false,
         }
     }
@@ -113,6 +123,14 @@ impl OpDef {
     pub const fn strings(self) -> OpDef {
         OpDef {
             takes_strings: true,
+            ..self
+        }
+    }
+
+    /// Serves HALF and BFLOAT16 through the FLOAT kernel (see `halves`).
+    pub const fn halves(self) -> OpDef {
+        OpDef {
+            halves: true,
             ..self
         }
     }
@@ -152,8 +170,12 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     shape::register(&mut r);
     linalg::register(&mut r);
     nn::register(&mut r);
+    cnn::register(&mut r);
     random::register(&mut r);
     strings::register(&mut r);
+    array::register(&mut r);
+    special::register(&mut r);
+    segment::register(&mut r);
     #[cfg(any(test, feature = "testing"))]
     testing::register(&mut r);
     r
@@ -291,6 +313,9 @@ impl Registry {
             }
         }
         match def.infer {
+            Some(f) if def.halves => {
+                halves::infer(f, def, inputs, ranges, attrs, account).map_err(|e| e.in_op(def.name))
+            }
             Some(f) => {
                 infer::run(f, def, inputs, ranges, attrs, account).map_err(|e| e.in_op(def.name))
             }
@@ -331,7 +356,11 @@ impl Registry {
             if fault.panic {
                 panic!("fault injected for test");
             }
-            (def.kernel)(&ctx)
+            if def.halves {
+                halves::run(&ctx)
+            } else {
+                (def.kernel)(&ctx)
+            }
         };
         let outputs = std::panic::catch_unwind(AssertUnwindSafe(kernel))
             .unwrap_or_else(|payload| {
@@ -405,6 +434,25 @@ enum Ranges {
 }
 
 impl Ranges {
+    /// A copy (its size is the op's argument count).
+    fn try_clone(&self) -> Result<Ranges> {
+        Ok(match self {
+            Ranges::Singles => Ranges::Singles,
+            Ranges::Explicit(r) => Ranges::Explicit(crate::alloc::copied(r)?),
+        })
+    }
+
+    /// The argument input `k` belongs to.
+    fn arg_of(&self, k: usize) -> usize {
+        match self {
+            Ranges::Singles => k,
+            Ranges::Explicit(r) => r
+                .iter()
+                .position(|&(s, n)| (s..s + n).contains(&k))
+                .unwrap_or(0),
+        }
+    }
+
     /// The items of argument `i` (tensors, or what is known of them).
     #[inline]
     fn slice<'s, T>(&self, items: &'s [T], i: usize) -> &'s [T] {

@@ -22,32 +22,35 @@ use crate::tensor::Tensor;
 pub(super) fn register(r: &mut Registry) {
     let same = infer::elementwise::same_as_input;
     const XENT: &[&str] = &["features", "labels"];
-    r.add([
-        OpDef::new("Relu", &["features"], &["activations"], relu).infer(same),
-        OpDef::new("Relu6", &["features"], &["activations"], relu6).infer(same),
-        OpDef::new("Elu", &["features"], &["activations"], elu).infer(same),
-        OpDef::new("Selu", &["features"], &["activations"], selu).infer(same),
-        OpDef::new("Softmax", &["logits"], &["softmax"], softmax).infer(infer::nn::softmax),
-        OpDef::new("LogSoftmax", &["logits"], &["logsoftmax"], log_softmax)
-            .infer(infer::nn::softmax),
-        OpDef::new("BiasAdd", &["value", "bias"], &["output"], bias_add)
-            .attrs(&["data_format"])
-            .aliases(&["BiasAddV1"])
-            .infer(infer::nn::bias_add),
-        OpDef::new(
-            "SoftmaxCrossEntropyWithLogits",
-            XENT,
-            &["loss", "backprop"],
-            softmax_xent,
-        ),
-        OpDef::new(
-            "SparseSoftmaxCrossEntropyWithLogits",
-            XENT,
-            &["loss", "backprop"],
-            sparse_softmax_xent,
-        ),
-        OpDef::new("L2Loss", &["t"], &["output"], l2_loss),
-    ]);
+    r.add(
+        [
+            OpDef::new("Relu", &["features"], &["activations"], relu).infer(same),
+            OpDef::new("Relu6", &["features"], &["activations"], relu6).infer(same),
+            OpDef::new("Elu", &["features"], &["activations"], elu).infer(same),
+            OpDef::new("Selu", &["features"], &["activations"], selu).infer(same),
+            OpDef::new("Softmax", &["logits"], &["softmax"], softmax).infer(infer::nn::softmax),
+            OpDef::new("LogSoftmax", &["logits"], &["logsoftmax"], log_softmax)
+                .infer(infer::nn::softmax),
+            OpDef::new("BiasAdd", &["value", "bias"], &["output"], bias_add)
+                .attrs(&["data_format"])
+                .aliases(&["BiasAddV1"])
+                .infer(infer::nn::bias_add),
+            OpDef::new(
+                "SoftmaxCrossEntropyWithLogits",
+                XENT,
+                &["loss", "backprop"],
+                softmax_xent,
+            ),
+            OpDef::new(
+                "SparseSoftmaxCrossEntropyWithLogits",
+                XENT,
+                &["loss", "backprop"],
+                sparse_softmax_xent,
+            ),
+            OpDef::new("L2Loss", &["t"], &["output"], l2_loss),
+        ]
+        .map(OpDef::halves),
+    );
 }
 
 /// An `exp` costs about as much as streaming 16 elements: the weight of

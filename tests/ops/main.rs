@@ -5,10 +5,13 @@
 // Tests and benchmarks size their data freely (clippy.toml guards the library).
 #![allow(clippy::disallowed_methods, clippy::disallowed_macros)]
 
+mod array;
 mod async_exec;
 mod async_queue;
+mod cnn;
 mod common;
 mod compare_cast;
+mod halves;
 mod linalg;
 mod math;
 mod nn;
@@ -18,4 +21,5 @@ mod random;
 mod reduce;
 mod registry_fuzz;
 mod shape;
+mod special;
 mod strings;

@@ -17,12 +17,14 @@
 //! `infer`, in their family's `register`; the functions live here, one file
 //! per op family.
 
+pub(super) mod array;
 pub(super) mod elementwise;
 pub(super) mod linalg;
 pub(super) mod lists;
 pub(super) mod nn;
 pub(super) mod reduce;
 pub(super) mod shape;
+pub(super) mod special;
 pub(super) mod ternary;
 
 use std::sync::Arc;

@@ -28,7 +28,8 @@ accumulate!(
     f64: |a: f64, b: f64| a + b,
     i32: i32::wrapping_add,
     i64: i64::wrapping_add,
-    u8: u8::wrapping_add
+    u8: u8::wrapping_add,
+    u16: u16::wrapping_add
 );
 
 // `AddN`'s checks, shared with build-time inference (`infer`).

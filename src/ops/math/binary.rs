@@ -62,7 +62,7 @@ macro_rules! int_div {
     };
 }
 
-int_div!(i32, i64, u8);
+int_div!(i32, i64, u8, u16);
 
 pub(super) fn add(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let (dtype, _) = binary_operands(ctx)?;
@@ -206,7 +206,10 @@ pub(super) fn pow(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
             })?
         }
         DataType::UInt8 => binary_map(ctx, x, y, |a: u8, b: u8| a.wrapping_pow(u32::from(b)))?,
-        DataType::Bool | DataType::String => return Err(ctx.unsupported_dtype(0)),
+        DataType::UInt16 => binary_map(ctx, x, y, |a: u16, b: u16| a.wrapping_pow(u32::from(b)))?,
+        DataType::Bool | DataType::String | DataType::Half | DataType::BFloat16 => {
+            return Err(ctx.unsupported_dtype(0));
+        }
     };
     Ok(outputs([out]))
 }

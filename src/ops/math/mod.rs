@@ -4,10 +4,12 @@
 //!
 //! Dtype rules follow TensorFlow's CPU kernel registrations, restricted to
 //! eagerflow's dtypes: BOOL is never arithmetic; `Neg`, `Abs`, `Sign` and
-//! `Round` refuse UINT8; transcendental ops, `Floor`, `Ceil`, `Reciprocal`
+//! `Round` refuse UINT8 and UINT16; HALF and BFLOAT16 go wherever FLOAT
+//! goes, computed in FLOAT and rounded once per element (the registry
+//! converts them, see `OpDef::halves`); transcendental ops, `Floor`, `Ceil`, `Reciprocal`
 //! and `DivNoNan` take FLOAT and DOUBLE only. Every other op here takes all
 //! numeric dtypes, a superset where some TensorFlow versions lack a UINT8
-//! kernel (`Square`, `Pow`, `SquaredDifference`). Integer arithmetic wraps (two's complement, as the C++
+//! or UINT16 kernel (`Square`, `Pow`, `SquaredDifference`). Integer arithmetic wraps (two's complement, as the C++
 //! kernels do in practice) instead of panicking. Integer division or modulo
 //! by zero and integer `Pow` with a negative exponent are errors, as in
 //! TensorFlow; the check covers only divisors that reach a computed element,
@@ -59,9 +61,16 @@ macro_rules! by_dtype {
                 type $T = u8;
                 $u
             }
+            DataType::UInt16 => {
+                #[allow(dead_code)]
+                type $T = u16;
+                $u
+            }
             // Every `bool` body is an unsupported-dtype error, which STRING
-            // meets as well (the registry refuses it before any kernel runs).
-            DataType::Bool | DataType::String => $b,
+            // meets as well (the registry refuses it before any kernel runs),
+            // and HALF and BFLOAT16, which the registry hands these kernels
+            // as FLOAT (`OpDef::halves`).
+            DataType::Bool | DataType::String | DataType::Half | DataType::BFloat16 => $b,
         }
     };
 }
@@ -94,44 +103,47 @@ const fn unary(name: &'static str, kernel: Kernel) -> OpDef {
 }
 
 pub(super) fn register(r: &mut Registry) {
-    r.add([
-        binary("AddV2", add).aliases(&["Add"]),
-        binary("Sub", sub),
-        binary("Mul", mul),
-        binary("RealDiv", real_div).aliases(&["Div"]),
-        binary("FloorDiv", floor_div),
-        binary("FloorMod", floor_mod),
-        binary("Pow", pow),
-        binary("Maximum", maximum),
-        binary("Minimum", minimum),
-        binary("SquaredDifference", squared_difference),
-        binary("DivNoNan", div_no_nan).infer(infer::div_no_nan),
-        unary("Neg", neg),
-        unary("Abs", abs),
-        unary("Sign", sign),
-        unary("Square", square),
-        unary("Log", log),
-        unary("Log1p", log1p),
-        unary("Exp", exp),
-        unary("Expm1", expm1),
-        unary("Sqrt", sqrt),
-        unary("Rsqrt", rsqrt),
-        unary("Reciprocal", reciprocal).aliases(&["Inv"]),
-        unary("Sin", sin),
-        unary("Cos", cos),
-        unary("Tan", tan),
-        unary("Tanh", tanh),
-        unary("Sigmoid", sigmoid),
-        unary("Floor", floor),
-        unary("Ceil", ceil),
-        unary("Round", round),
-        OpDef::new(
-            "ClipByValue",
-            &["t", "clip_value_min", "clip_value_max"],
-            &["output"],
-            clip_by_value,
-        )
-        .infer(super::infer::ternary::clip_by_value),
-        OpDef::new("AddN", &["inputs[]"], &["sum"], add_n).infer(super::infer::lists::add_n),
-    ]);
+    r.add(
+        [
+            binary("AddV2", add).aliases(&["Add"]),
+            binary("Sub", sub),
+            binary("Mul", mul),
+            binary("RealDiv", real_div).aliases(&["Div"]),
+            binary("FloorDiv", floor_div),
+            binary("FloorMod", floor_mod),
+            binary("Pow", pow),
+            binary("Maximum", maximum),
+            binary("Minimum", minimum),
+            binary("SquaredDifference", squared_difference),
+            binary("DivNoNan", div_no_nan).infer(infer::div_no_nan),
+            unary("Neg", neg),
+            unary("Abs", abs),
+            unary("Sign", sign),
+            unary("Square", square),
+            unary("Log", log),
+            unary("Log1p", log1p),
+            unary("Exp", exp),
+            unary("Expm1", expm1),
+            unary("Sqrt", sqrt),
+            unary("Rsqrt", rsqrt),
+            unary("Reciprocal", reciprocal).aliases(&["Inv"]),
+            unary("Sin", sin),
+            unary("Cos", cos),
+            unary("Tan", tan),
+            unary("Tanh", tanh),
+            unary("Sigmoid", sigmoid),
+            unary("Floor", floor),
+            unary("Ceil", ceil),
+            unary("Round", round),
+            OpDef::new(
+                "ClipByValue",
+                &["t", "clip_value_min", "clip_value_max"],
+                &["output"],
+                clip_by_value,
+            )
+            .infer(super::infer::ternary::clip_by_value),
+            OpDef::new("AddN", &["inputs[]"], &["sum"], add_n).infer(super::infer::lists::add_n),
+        ]
+        .map(OpDef::halves),
+    );
 }

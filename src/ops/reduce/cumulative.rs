@@ -1,7 +1,10 @@
-//! Cumulative reductions: `Cumsum`, a running sum along one axis, with
-//! the addition of `AddN` (IEEE for floats, wrapping for integers).
+//! Cumulative reductions along one axis: `Cumsum`, a running sum with the
+//! addition of `AddN` (IEEE for floats, wrapping for integers), and
+//! `Cumprod`, a running product (wrapping for integers).
 
+use super::Num;
 use crate::alloc;
+use crate::dtype::Element;
 use crate::error::{Error, Result};
 use crate::ops::math::add_n::Accumulate;
 use crate::ops::{KernelOutputs, OpContext, int_values, normalize_axis, outputs};
@@ -10,6 +13,24 @@ use crate::tensor::{Tensor, num_elements};
 /// Cumulative sum along a scalar `axis`; `exclusive` shifts by one (the first
 /// element is 0) and `reverse` sums from the end.
 pub(super) fn cumsum(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
+    let (axis, exclusive, reverse) = scan_args(ctx)?;
+    let x = ctx.input(0);
+    let out = crate::with_numeric_dtype!(x.dtype(), T => scan::<T>(ctx, x, axis, (exclusive, reverse), T::default(), T::accumulate)?,
+        bool => return Err(ctx.unsupported_dtype(0)));
+    Ok(outputs([out]))
+}
+
+/// Cumulative product, as [`cumsum`] (an exclusive product starts at 1).
+pub(super) fn cumprod(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
+    let (axis, exclusive, reverse) = scan_args(ctx)?;
+    let x = ctx.input(0);
+    let out = crate::with_numeric_dtype!(x.dtype(), T => scan::<T>(ctx, x, axis, (exclusive, reverse), T::ONE, T::mul)?,
+        bool => return Err(ctx.unsupported_dtype(0)));
+    Ok(outputs([out]))
+}
+
+/// The axis and the `exclusive` and `reverse` attributes of a scan.
+fn scan_args(ctx: &OpContext<'_>) -> Result<(usize, bool, bool)> {
     let x = ctx.input(0);
     let axis_t = ctx.input(1);
     if axis_t.rank() != 0 {
@@ -24,17 +45,18 @@ pub(super) fn cumsum(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     };
     let exclusive = ctx.attrs.bool("exclusive", false)?;
     let reverse = ctx.attrs.bool("reverse", false)?;
-    let out = crate::with_numeric_dtype!(x.dtype(), T => scan::<T>(ctx, x, axis, exclusive, reverse)?,
-        bool => return Err(ctx.unsupported_dtype(0)));
-    Ok(outputs([out]))
+    Ok((axis, exclusive, reverse))
 }
 
-fn scan<T: Accumulate>(
+/// The running `combine` of `x` along `axis` from `identity`; `exclusive`
+/// shifts by one, `reverse` runs from the end.
+fn scan<T: Element>(
     ctx: &OpContext<'_>,
     x: &Tensor,
     axis: usize,
-    exclusive: bool,
-    reverse: bool,
+    (exclusive, reverse): (bool, bool),
+    identity: T,
+    combine: fn(T, T) -> T,
 ) -> Result<Tensor> {
     let xs = x.as_slice::<T>()?;
     let shape = x.shape();
@@ -48,14 +70,14 @@ fn scan<T: Accumulate>(
         for (src, dst) in xs.chunks(block).zip(out.data.chunks_mut(block)) {
             for i in 0..inner {
                 let lane = (0..len).map(|k| k * inner + i);
-                let mut acc = T::default();
+                let mut acc = identity;
                 let mut step = |j: usize| {
                     if let (Some(&v), Some(o)) = (src.get(j), dst.get_mut(j)) {
                         if exclusive {
                             *o = acc;
-                            acc = acc.accumulate(v);
+                            acc = combine(acc, v);
                         } else {
-                            acc = acc.accumulate(v);
+                            acc = combine(acc, v);
                             *o = acc;
                         }
                     }

@@ -30,7 +30,7 @@ use super::infer::{InferFn, reduce as infer};
 use super::{Kernel, OpDef, Registry};
 use crate::dtype::Element;
 
-use cumulative::cumsum;
+use cumulative::{cumprod, cumsum};
 use logical::{all, any};
 use min_max::{arg_max, arg_min, max, min};
 use sums::{mean, prod, sum};
@@ -43,18 +43,25 @@ const fn reduction(name: &'static str, kernel: Kernel, infer: InferFn) -> OpDef 
 }
 
 pub(super) fn register(r: &mut Registry) {
-    r.add([
-        reduction("Sum", sum, infer::numeric),
-        reduction("Prod", prod, infer::numeric),
-        reduction("Max", max, infer::numeric),
-        reduction("Min", min, infer::numeric),
-        reduction("Mean", mean, infer::numeric),
-        reduction("All", all, infer::logical),
-        reduction("Any", any, infer::logical),
-        OpDef::new("ArgMax", &["input", "dimension"], &["output"], arg_max).attrs(&["output_type"]),
-        OpDef::new("ArgMin", &["input", "dimension"], &["output"], arg_min).attrs(&["output_type"]),
-        OpDef::new("Cumsum", &["x", "axis"], &["out"], cumsum).attrs(&["exclusive", "reverse"]),
-    ]);
+    r.add(
+        [
+            reduction("Sum", sum, infer::numeric),
+            reduction("Prod", prod, infer::numeric),
+            reduction("Max", max, infer::numeric),
+            reduction("Min", min, infer::numeric),
+            reduction("Mean", mean, infer::numeric),
+            reduction("All", all, infer::logical),
+            reduction("Any", any, infer::logical),
+            OpDef::new("ArgMax", &["input", "dimension"], &["output"], arg_max)
+                .attrs(&["output_type"]),
+            OpDef::new("ArgMin", &["input", "dimension"], &["output"], arg_min)
+                .attrs(&["output_type"]),
+            OpDef::new("Cumsum", &["x", "axis"], &["out"], cumsum).attrs(&["exclusive", "reverse"]),
+            OpDef::new("Cumprod", &["x", "axis"], &["out"], cumprod)
+                .attrs(&["exclusive", "reverse"]),
+        ]
+        .map(OpDef::halves),
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -149,6 +156,26 @@ int_elem!(i32);
 int_elem!(i64);
 
 int_elem!(u8);
+
+int_elem!(u16);
+
+/// HALF and BFLOAT16 are ordered (`ArgMax` reads them as they are); their
+/// arithmetic runs in FLOAT (see `OpDef::halves`).
+macro_rules! half_ordered {
+    ($t:ty) => {
+        impl Ordered for $t {
+            const LOWEST: Self = <$t>::NEG_INFINITY;
+            const HIGHEST: Self = <$t>::INFINITY;
+            fn nan(self) -> bool {
+                self.is_nan()
+            }
+        }
+    };
+}
+
+half_ordered!(crate::dtype::f16);
+
+half_ordered!(crate::dtype::bf16);
 
 impl Ordered for bool {
     const LOWEST: Self = false;

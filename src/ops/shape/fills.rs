@@ -73,6 +73,18 @@ impl One for bool {
     const ONE: bool = true;
 }
 
+impl One for u16 {
+    const ONE: u16 = 1;
+}
+
+impl One for crate::dtype::f16 {
+    const ONE: crate::dtype::f16 = crate::dtype::f16::ONE;
+}
+
+impl One for crate::dtype::bf16 {
+    const ONE: crate::dtype::bf16 = crate::dtype::bf16::ONE;
+}
+
 pub(super) fn zeros_like(ctx: &OpContext<'_>) -> Result<KernelOutputs> {
     let x = ctx.input(0);
     with_dtype!(x.dtype(), T => Ok(outputs([filled::<T>(ctx, alloc::copied(x.shape())?, T::default())?])))

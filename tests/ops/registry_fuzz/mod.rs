@@ -197,6 +197,37 @@ fn make_tensor_of(session: &Session, spec: &TensorSpec, r: &Resolved) -> Tensor 
             let data: Vec<bool> = periodic(n, spec.picks.len(), |i| pick(i) % 2 == 1);
             Tensor::from_slice(account, shape, &data)
         }
+        DataType::UInt16 => {
+            const V: [u16; 9] = [0, 1, 2, 3, 4, 5, 32768, 65535, 1];
+            let data: Vec<u16> = periodic(n, spec.picks.len(), |i| V[pick(i) % V.len()]);
+            Tensor::from_slice(account, shape, &data)
+        }
+        DataType::Half | DataType::BFloat16 => {
+            const V: [f32; 12] = [
+                0.0,
+                1.0,
+                -1.0,
+                0.5,
+                2.0,
+                3.0,
+                -0.0,
+                f32::NAN,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                65504.0,
+                1e-7,
+            ];
+            let data: Vec<f32> = periodic(n, spec.picks.len(), |i| V[pick(i) % V.len()]);
+            if dtype == DataType::Half {
+                let h: Vec<eagerflow::f16> =
+                    data.iter().map(|&v| eagerflow::f16::from_f32(v)).collect();
+                Tensor::from_slice(account, shape, &h)
+            } else {
+                let h: Vec<eagerflow::bf16> =
+                    data.iter().map(|&v| eagerflow::bf16::from_f32(v)).collect();
+                Tensor::from_slice(account, shape, &h)
+            }
+        }
         // Drawn from `DataType::ALL`, which has no STRING (tests/ops/strings.rs covers it).
         DataType::String => panic!("the fuzzer makes no STRING tensors"),
     };

@@ -29,6 +29,8 @@ pub fn poisoned_at(t: &Tensor, pattern: u8) -> Option<usize> {
     match t.dtype() {
         DataType::Float => find::<f32>(t, pattern, |v| u64::from(v.to_bits())),
         DataType::Double => find::<f64>(t, pattern, f64::to_bits),
+        DataType::Half => find::<eagerflow::f16>(t, pattern, |v| u64::from(v.to_bits())),
+        DataType::BFloat16 => find::<eagerflow::bf16>(t, pattern, |v| u64::from(v.to_bits())),
         _ => None,
     }
 }
@@ -46,6 +48,9 @@ pub fn bits(t: &Tensor) -> Vec<u64> {
         DataType::Int64 => each::<i64>(t, |v| v as u64),
         DataType::UInt8 => each::<u8>(t, u64::from),
         DataType::Bool => each::<bool>(t, u64::from),
+        DataType::UInt16 => each::<u16>(t, u64::from),
+        DataType::Half => each::<eagerflow::f16>(t, |v| u64::from(v.to_bits())),
+        DataType::BFloat16 => each::<eagerflow::bf16>(t, |v| u64::from(v.to_bits())),
         DataType::String => t.strings().map_or_else(
             |_| Vec::new(),
             |s| s.bytes().iter().map(|&b| u64::from(b)).collect(),

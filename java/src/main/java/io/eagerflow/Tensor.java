@@ -139,6 +139,11 @@ public interface Tensor extends Shaped, AutoCloseable {
             }
             yield a;
           }
+          case HALF, BFLOAT16, UINT16 -> {
+            short[] a = new short[n]; // the 16-bit patterns, NaN payloads and all
+            b.asShortBuffer().get(a);
+            yield a;
+          }
           case STRING -> throw new IllegalStateException("refused above");
         };
     return TensorTypes.wrap(NativeTensor.fromArray(shape, dataType, data));

@@ -145,6 +145,8 @@ class AfterCloseTest {
         return true;
       } else if (type == Byte.class) {
         return (byte) 1;
+      } else if (type == DeviceSpec.class) {
+        return DeviceSpec.newBuilder().build();
       } else if (type == Index.class) {
         return Indices.all();
       } else if (type == DimensionalSpace.class) {
@@ -225,6 +227,10 @@ class AfterCloseTest {
               args[i] instanceof NdArray
                   ? NdArrays.vectorOfObjects("a")
                   : DataBuffers.ofObjects("a");
+        }
+        // Window sizes and strides (conv2d, pooling) are lists of longs, not of operands.
+        if (generic[i].getTypeName().equals("java.util.List<java.lang.Long>")) {
+          args[i] = List.of(1L, 1L, 1L, 1L);
         }
       }
       if (m.isVarArgs() && args[args.length - 1] instanceof long[]) {

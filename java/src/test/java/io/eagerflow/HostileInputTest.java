@@ -4,13 +4,16 @@ import io.eagerflow.EagerSession.ResourceCleanupStrategy;
 import io.eagerflow.op.Ops;
 import io.eagerflow.prop.Draws;
 import io.eagerflow.prop.Property;
+import io.eagerflow.types.TBfloat16;
 import io.eagerflow.types.TBool;
+import io.eagerflow.types.TFloat16;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TFloat64;
 import io.eagerflow.types.TInt32;
 import io.eagerflow.types.TInt64;
 import io.eagerflow.types.TString;
 import io.eagerflow.types.TType;
+import io.eagerflow.types.TUint16;
 import io.eagerflow.types.TUint8;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -495,6 +498,23 @@ class HostileInputTest extends HostileValues {
           }
           return a;
         }
+      case HALF:
+      case BFLOAT16:
+        {
+          float[] a = new float[n];
+          for (int i = 0; i < Math.min(n, 4096); i++) {
+            a[i] = FLOATS[(start + i) % FLOATS.length];
+          }
+          return a;
+        }
+      case UINT16:
+        {
+          short[] a = new short[n];
+          for (int i = 0; i < Math.min(n, 4096); i++) {
+            a[i] = (short) LONGS[(start + i) % LONGS.length];
+          }
+          return a;
+        }
       case UINT8:
         {
           byte[] a = new byte[n];
@@ -522,6 +542,9 @@ class HostileInputTest extends HostileValues {
       case INT64 -> TInt64.tensorOf(shape, (long[]) data);
       case UINT8 -> TUint8.tensorOf(shape, (byte[]) data);
       case BOOL -> TBool.tensorOf(shape, (boolean[]) data);
+      case HALF -> TFloat16.tensorOf(shape, (float[]) data);
+      case BFLOAT16 -> TBfloat16.tensorOf(shape, (float[]) data);
+      case UINT16 -> TUint16.tensorOf(shape, (short[]) data);
       case STRING ->
           TString.tensorOf(
               shape, data == null ? null : DataBuffers.of((String[]) data, true, false));
@@ -536,6 +559,9 @@ class HostileInputTest extends HostileValues {
       case INT64 -> TInt64.tensorOf(shape);
       case UINT8 -> TUint8.tensorOf(shape);
       case BOOL -> TBool.tensorOf(shape);
+      case HALF -> TFloat16.tensorOf(shape);
+      case BFLOAT16 -> TBfloat16.tensorOf(shape);
+      case UINT16 -> TUint16.tensorOf(shape);
       // A Java array of String per element is the test's own allocation: past a small size, hand
       // the library an empty buffer for the huge shape instead, which it must refuse.
       case STRING ->
@@ -553,9 +579,33 @@ class HostileInputTest extends HostileValues {
       case INT64 -> tf.constant(shape, (long[]) data);
       case UINT8 -> tf.constant(shape, (byte[]) data);
       case BOOL -> tf.constant(shape, (boolean[]) data);
+      // No typed constants for the 16-bit types: a FLOAT or INT32 constant, cast.
+      case HALF -> castOnly(tf, tf.constant(shape, (float[]) data), TFloat16.class);
+      case BFLOAT16 -> castOnly(tf, tf.constant(shape, (float[]) data), TBfloat16.class);
+      case UINT16 -> castOnly(tf, tf.constant(shape, widen((short[]) data)), TUint16.class);
       case STRING ->
           tf.constant(shape, data == null ? null : DataBuffers.of((String[]) data, true, false));
     };
+  }
+
+  /** {@code x} cast to {@code type}, with {@code x} released: one tensor, as a constant makes. */
+  static <T extends TType> Operand<T> castOnly(Ops tf, Operand<?> x, Class<T> type) {
+    try {
+      return tf.dtypes.cast(x, type);
+    } finally {
+      tf.session().release(x);
+    }
+  }
+
+  private static int[] widen(short[] a) {
+    if (a == null) {
+      return null;
+    }
+    int[] out = new int[a.length];
+    for (int i = 0; i < a.length; i++) {
+      out[i] = a[i] & 0xffff;
+    }
+    return out;
   }
 
   /**
@@ -563,6 +613,16 @@ class HostileInputTest extends HostileValues {
    * becomes a row of n elements, a null stays null (a null row, or a null array at the top).
    */
   static Operand<?> nestedConstant(Ops tf, DataType dtype, Object[] shape) {
+    switch (dtype) {
+      case HALF:
+        return castOnly(tf, nestedConstant(tf, DataType.FLOAT, shape), TFloat16.class);
+      case BFLOAT16:
+        return castOnly(tf, nestedConstant(tf, DataType.FLOAT, shape), TBfloat16.class);
+      case UINT16:
+        return castOnly(tf, nestedConstant(tf, DataType.INT32, shape), TUint16.class);
+      default:
+        break;
+    }
     int depth = depth(shape);
     Object a = typed(dtype, shape, depth);
     return switch (dtype) {
@@ -609,6 +669,7 @@ class HostileInputTest extends HostileValues {
             case 2 -> tf.constant(StdArrays.ndCopyOf((String[][][]) a));
             default -> tf.constant(StdArrays.ndCopyOf((String[][][][]) a));
           };
+      case HALF, BFLOAT16, UINT16 -> throw new AssertionError("cast above");
     };
   }
 
@@ -652,6 +713,8 @@ class HostileInputTest extends HostileValues {
           case UINT8 -> byte[].class;
           case BOOL -> boolean[].class;
           case STRING -> String[].class;
+          case HALF, BFLOAT16 -> float[].class;
+          case UINT16 -> short[].class;
         };
     for (int i = 1; i < depth; i++) {
       c = c.arrayType();

@@ -162,7 +162,8 @@ class OpBuilderFuzzTest {
     for (int i = 0; i < Math.min(n, 8); i++) {
       if (in.bool()) {
         switch (dtype) {
-          case FLOAT -> ((float[]) values)[i] = in.anyFloat();
+          case FLOAT, HALF, BFLOAT16 -> ((float[]) values)[i] = in.anyFloat();
+          case UINT16 -> ((short[]) values)[i] = (short) in.anyInt();
           case DOUBLE -> ((double[]) values)[i] = in.anyDouble();
           case INT32 -> ((int[]) values)[i] = in.anyInt();
           case INT64 -> ((long[]) values)[i] = in.anyLong();

@@ -4,13 +4,16 @@ import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.eagerflow.EagerSession.ResourceCleanupStrategy;
 import io.eagerflow.op.Ops;
+import io.eagerflow.types.TBfloat16;
 import io.eagerflow.types.TBool;
+import io.eagerflow.types.TFloat16;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TFloat64;
 import io.eagerflow.types.TInt32;
 import io.eagerflow.types.TInt64;
 import io.eagerflow.types.TString;
 import io.eagerflow.types.TType;
+import io.eagerflow.types.TUint16;
 import io.eagerflow.types.TUint8;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -52,6 +55,9 @@ class TensorFactoryFuzzTest {
           case UINT8 -> TUint8.class;
           case BOOL -> TBool.class;
           case STRING -> TString.class;
+          case HALF -> TFloat16.class;
+          case BFLOAT16 -> TBfloat16.class;
+          case UINT16 -> TUint16.class;
         };
     return (Class<TType>) c;
   }
@@ -175,7 +181,8 @@ class TensorFactoryFuzzTest {
   private static void setObject(FuzzInput in, NdArray<?> a, DataType dtype, long[] coords) {
     Object v =
         switch (dtype) {
-          case FLOAT -> in.anyFloat();
+          case FLOAT, HALF, BFLOAT16 -> in.anyFloat();
+          case UINT16 -> (short) in.anyInt();
           case DOUBLE -> in.anyDouble();
           case INT32 -> in.anyInt();
           case INT64 -> in.anyLong();
@@ -188,7 +195,8 @@ class TensorFactoryFuzzTest {
 
   private static org.tensorflow.ndarray.buffer.DataBuffer<?> bufferFor(DataType dtype, int n) {
     return switch (dtype) {
-      case FLOAT -> DataBuffers.ofFloats(n);
+      case FLOAT, HALF, BFLOAT16 -> DataBuffers.ofFloats(n);
+      case UINT16 -> DataBuffers.ofShorts(n);
       case DOUBLE -> DataBuffers.ofDoubles(n);
       case INT32 -> DataBuffers.ofInts(n);
       case INT64 -> DataBuffers.ofLongs(n);
@@ -206,6 +214,9 @@ class TensorFactoryFuzzTest {
       case INT64 -> TInt64.scalarOf(in.anyLong());
       case UINT8 -> TUint8.scalarOf((byte) in.anyInt());
       case BOOL -> TBool.scalarOf(in.bool());
+      case HALF -> TFloat16.scalarOf(in.anyFloat());
+      case BFLOAT16 -> TBfloat16.scalarOf(in.anyFloat());
+      case UINT16 -> TUint16.scalarOf((short) in.anyInt());
       case STRING -> TString.scalarOf(in.stringOrNull(40));
     };
   }
@@ -219,6 +230,9 @@ class TensorFactoryFuzzTest {
       case INT64 -> TInt64.vectorOf((long[]) a);
       case UINT8 -> TUint8.vectorOf((byte[]) a);
       case BOOL -> TBool.vectorOf((boolean[]) a);
+      case HALF -> TFloat16.vectorOf((float[]) a);
+      case BFLOAT16 -> TBfloat16.vectorOf((float[]) a);
+      case UINT16 -> TUint16.vectorOf((short[]) a);
       case STRING -> TString.vectorOf((String[]) a);
     };
   }
@@ -243,6 +257,9 @@ class TensorFactoryFuzzTest {
       case INT64 -> TInt64.tensorOf(shape, a == null ? null : DataBuffers.of((long[]) a));
       case UINT8 -> TUint8.tensorOf(shape, a == null ? null : DataBuffers.of((byte[]) a));
       case BOOL -> TBool.tensorOf(shape, a == null ? null : DataBuffers.of((boolean[]) a));
+      case HALF -> TFloat16.tensorOf(shape, a == null ? null : DataBuffers.of((float[]) a));
+      case BFLOAT16 -> TBfloat16.tensorOf(shape, a == null ? null : DataBuffers.of((float[]) a));
+      case UINT16 -> TUint16.tensorOf(shape, a == null ? null : DataBuffers.of((short[]) a));
       case STRING ->
           a != null && ((String[]) a).length % 2 == 1
               ? TString.tensorOfBytes(shape, DataBuffers.ofObjects(bytes((String[]) a)))
@@ -285,7 +302,8 @@ class TensorFactoryFuzzTest {
   private static NdArray<?> ndArray(FuzzInput in, DataType dtype, Shape shape) {
     NdArray<?> a =
         switch (dtype) {
-          case FLOAT -> NdArrays.ofFloats(shape);
+          case FLOAT, HALF, BFLOAT16 -> NdArrays.ofFloats(shape);
+          case UINT16 -> NdArrays.ofShorts(shape);
           case DOUBLE -> NdArrays.ofDoubles(shape);
           case INT32 -> NdArrays.ofInts(shape);
           case INT64 -> NdArrays.ofLongs(shape);
@@ -308,6 +326,9 @@ class TensorFactoryFuzzTest {
       case INT64 -> TInt64.tensorOf((NdArray<Long>) a);
       case UINT8 -> TUint8.tensorOf((NdArray<Byte>) a);
       case BOOL -> TBool.tensorOf((NdArray<Boolean>) a);
+      case HALF -> TFloat16.tensorOf((NdArray<Float>) a);
+      case BFLOAT16 -> TBfloat16.tensorOf((NdArray<Float>) a);
+      case UINT16 -> TUint16.tensorOf((NdArray<Short>) a);
       case STRING -> TString.tensorOf((NdArray<String>) a);
     };
   }
@@ -336,6 +357,9 @@ class TensorFactoryFuzzTest {
       case INT64 -> TInt64.tensorOf(shape, init::accept);
       case UINT8 -> TUint8.tensorOf(shape, init::accept);
       case BOOL -> TBool.tensorOf(shape, init::accept);
+      case HALF -> TFloat16.tensorOf(shape, init::accept);
+      case BFLOAT16 -> TBfloat16.tensorOf(shape, init::accept);
+      case UINT16 -> TUint16.tensorOf(shape, init::accept);
       case STRING -> HostileInputTest.emptyFactory(dtype, shape);
     };
   }
@@ -349,6 +373,7 @@ class TensorFactoryFuzzTest {
       case INT64 -> tf.constant(shape, a == null ? null : DataBuffers.of((long[]) a));
       case UINT8 -> tf.constant(shape, a == null ? null : DataBuffers.of((byte[]) a));
       case BOOL -> tf.constant(shape, a == null ? null : DataBuffers.of((boolean[]) a));
+      case HALF, BFLOAT16, UINT16 -> HostileInputTest.flatConstant(tf, dtype, shape, a);
       case STRING ->
           tf.constant(shape, a == null ? null : DataBuffers.of((String[]) a, true, false));
     };
@@ -363,6 +388,17 @@ class TensorFactoryFuzzTest {
       case INT64 -> tf.constant((org.tensorflow.ndarray.LongNdArray) a);
       case UINT8 -> tf.constant((org.tensorflow.ndarray.ByteNdArray) a);
       case BOOL -> tf.constant((org.tensorflow.ndarray.BooleanNdArray) a);
+      case HALF ->
+          HostileInputTest.castOnly(
+              tf, tf.constant((org.tensorflow.ndarray.FloatNdArray) a), TFloat16.class);
+      case BFLOAT16 ->
+          HostileInputTest.castOnly(
+              tf, tf.constant((org.tensorflow.ndarray.FloatNdArray) a), TBfloat16.class);
+      case UINT16 -> {
+        try (TUint16 t = TUint16.tensorOf((NdArray<Short>) a)) {
+          yield tf.constantOf(t);
+        }
+      }
       case STRING -> tf.constant((NdArray<String>) a);
     };
   }

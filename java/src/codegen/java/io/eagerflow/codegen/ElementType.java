@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  */
 record ElementType(Map<String, String> variables, Set<String> flags) {
   /** Every flag a row may have; a template or table naming another is an error. */
-  static final Set<String> FLAGS = Set.of("number", "nio", "bytes", "note");
+  static final Set<String> FLAGS = Set.of("number", "nio", "bytes", "note", "constants", "rounded");
 
   private static final List<String> COLUMNS =
       List.of(
@@ -23,6 +23,7 @@ record ElementType(Map<String, String> variables, Set<String> flags) {
           "primitive",
           "boxed",
           "name",
+          "buffer",
           "dataType",
           "flags",
           "description",

@@ -42,7 +42,7 @@ public final class GenerateSources {
       List.of(
           new Output("TensorType.java.template", "io/eagerflow/types/${tensor}.java"),
           new Output("TensorTypeImpl.java.template", "io/eagerflow/types/${tensor}Impl.java"),
-          new Output("TensorBuffer.java.template", "io/eagerflow/types/${name}TensorBuffer.java"),
+          new Output("TensorBuffer.java.template", "io/eagerflow/types/${buffer}.java"),
           new Output("OpsTypedConstants.java.template", "io/eagerflow/op/OpsTypedConstants.java"));
 
   private GenerateSources() {}

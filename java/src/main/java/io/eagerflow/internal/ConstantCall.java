@@ -55,6 +55,14 @@ public abstract class ConstantCall<R> extends NativeCall<R> {
       case INT64 -> Native.fromLongs(sessionId, dims, (long[]) data);
       case UINT8 -> Native.fromBytes(sessionId, dims, (byte[]) data);
       case BOOL -> Native.fromBooleans(sessionId, dims, (boolean[]) data);
+      // Raw tensor bytes (Tensor.of with a ByteDataBuffer) come as the 16-bit patterns.
+      case HALF, BFLOAT16 ->
+          data instanceof short[] bits
+              ? Native.fromBits16(sessionId, dataType.code(), dims, bits)
+              : dataType == DataType.HALF
+                  ? Native.fromHalfFloats(sessionId, dims, (float[]) data)
+                  : Native.fromBfloat16s(sessionId, dims, (float[]) data);
+      case UINT16 -> Native.fromShorts(sessionId, dims, (short[]) data);
       case STRING -> {
         EncodedStrings s = (EncodedStrings) data;
         yield Native.fromStrings(sessionId, dims, s.bytes(), s.lengths());

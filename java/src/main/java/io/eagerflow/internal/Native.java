@@ -179,6 +179,18 @@ public final class Native {
 
   public static native long fromBooleans(long session, long[] shape, boolean[] data);
 
+  /** A HALF tensor: each float rounded to the nearest half, ties to even. */
+  public static native long fromHalfFloats(long session, long[] shape, float[] data);
+
+  /** A BFLOAT16 tensor: each float's 16 high bits (NaN: 0x7fc0), as TensorFlow Java writes. */
+  public static native long fromBfloat16s(long session, long[] shape, float[] data);
+
+  /** A UINT16 tensor of the shorts' bits. */
+  public static native long fromShorts(long session, long[] shape, short[] data);
+
+  /** A HALF, BFLOAT16 or UINT16 tensor (TensorFlow code {@code dtype}) of 16-bit patterns. */
+  public static native long fromBits16(long session, int dtype, long[] shape, short[] data);
+
   /**
    * A STRING tensor of {@code shape}: element {@code i} is the next {@code lengths[i]} bytes of
    * {@code data}.
@@ -203,6 +215,12 @@ public final class Native {
 
   public static native void readBooleans(long session, long handle, long offset, boolean[] dst);
 
+  public static native void readHalfFloats(long session, long handle, long offset, float[] dst);
+
+  public static native void readBfloat16s(long session, long handle, long offset, float[] dst);
+
+  public static native void readShorts(long session, long handle, long offset, short[] dst);
+
   public static native void writeFloats(long session, long handle, long offset, float[] src);
 
   public static native void writeDoubles(long session, long handle, long offset, double[] src);
@@ -215,6 +233,12 @@ public final class Native {
 
   public static native void writeBooleans(long session, long handle, long offset, boolean[] src);
 
+  public static native void writeHalfFloats(long session, long handle, long offset, float[] src);
+
+  public static native void writeBfloat16s(long session, long handle, long offset, float[] src);
+
+  public static native void writeShorts(long session, long handle, long offset, short[] src);
+
   public static native float getFloat(long session, long handle, long index);
 
   public static native double getDouble(long session, long handle, long index);
@@ -226,4 +250,10 @@ public final class Native {
   public static native byte getByte(long session, long handle, long index);
 
   public static native boolean getBoolean(long session, long handle, long index);
+
+  public static native float getHalfFloat(long session, long handle, long index);
+
+  public static native float getBfloat16(long session, long handle, long index);
+
+  public static native short getShort(long session, long handle, long index);
 }

@@ -72,6 +72,16 @@ public final class NativeLibrary {
   }
 
   /**
+   * The native library's version (its crate's, {@code 0.1.0} for this release); loads it first.
+   *
+   * @throws UnsatisfiedLinkError as {@link #load()} does
+   */
+  public static String version() {
+    load();
+    return Native.version();
+  }
+
+  /**
    * The file the library was loaded from: the path named by {@value #PATH_PROPERTY} or the
    * extracted temporary file.
    *

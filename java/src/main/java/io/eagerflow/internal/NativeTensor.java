@@ -42,8 +42,9 @@ public final class NativeTensor implements Usable {
     int size = (int) n;
     Object zeros =
         switch (dataType) {
-          case FLOAT -> new float[size];
+          case FLOAT, HALF, BFLOAT16 -> new float[size];
           case DOUBLE -> new double[size];
+          case UINT16 -> new short[size];
           case INT32 -> new int[size];
           case INT64 -> new long[size];
           case UINT8 -> new byte[size];
@@ -185,6 +186,9 @@ public final class NativeTensor implements Usable {
           case INT64 -> Native.writeLongs(id, h, 0, (long[]) array);
           case UINT8 -> Native.writeBytes(id, h, 0, (byte[]) array);
           case BOOL -> Native.writeBooleans(id, h, 0, (boolean[]) array);
+          case HALF -> Native.writeHalfFloats(id, h, 0, (float[]) array);
+          case BFLOAT16 -> Native.writeBfloat16s(id, h, 0, (float[]) array);
+          case UINT16 -> Native.writeShorts(id, h, 0, (short[]) array);
           case STRING -> throw new IllegalStateException("STRING tensors are read-only");
         }
       } else {
@@ -195,6 +199,9 @@ public final class NativeTensor implements Usable {
           case INT64 -> Native.readLongs(id, h, 0, (long[]) array);
           case UINT8 -> Native.readBytes(id, h, 0, (byte[]) array);
           case BOOL -> Native.readBooleans(id, h, 0, (boolean[]) array);
+          case HALF -> Native.readHalfFloats(id, h, 0, (float[]) array);
+          case BFLOAT16 -> Native.readBfloat16s(id, h, 0, (float[]) array);
+          case UINT16 -> Native.readShorts(id, h, 0, (short[]) array);
           case STRING -> throw new IllegalStateException("a STRING tensor is read by readStrings");
         }
       }

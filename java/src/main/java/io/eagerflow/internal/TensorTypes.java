@@ -13,7 +13,7 @@ import java.util.function.Function;
  * initialization.
  */
 public final class TensorTypes {
-  private static final int CODES = 11;
+  private static final int CODES = 20;
   private static final String REGISTRAR = "io.eagerflow.types.TensorBase";
 
   // Written under TensorTypes.class before `complete` is set, never after.

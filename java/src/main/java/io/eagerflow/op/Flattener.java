@@ -49,7 +49,8 @@ final class Flattener {
     }
     Object flat =
         switch (type) {
-          case FLOAT -> new float[(int) count];
+          case FLOAT, HALF, BFLOAT16 -> new float[(int) count];
+          case UINT16 -> new short[(int) count];
           case DOUBLE -> new double[(int) count];
           case INT32 -> new int[(int) count];
           case INT64 -> new long[(int) count];

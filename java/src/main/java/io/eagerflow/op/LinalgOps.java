@@ -1,18 +1,24 @@
 package io.eagerflow.op;
 
 import io.eagerflow.Operand;
+import io.eagerflow.types.TInt32;
 import io.eagerflow.types.TNumber;
 import io.eagerflow.types.TType;
 import java.util.Objects;
 
 /**
- * Linear algebra, reached as {@code tf.linalg}: matrix products and transposes. The errors are
- * those listed on {@link Ops}. Immutable and thread-safe.
+ * Linear algebra, reached as {@code tf.linalg}: matrix products, transposes, band parts and
+ * diagonals. The errors are those listed on {@link Ops}. Immutable and thread-safe.
  */
 public final class LinalgOps {
   private static final OpType MAT_MUL = new OpType("MatMul");
   private static final OpType BATCH_MAT_MUL = new OpType("BatchMatMulV2");
   private static final OpType TRANSPOSE = new OpType("Transpose");
+  private static final OpType BAND_PART = new OpType("MatrixBandPart");
+  private static final OpType DIAG_V2 = new OpType("MatrixDiagV2");
+  private static final OpType DIAG_V3 = new OpType("MatrixDiagV3");
+  private static final OpType DIAG_PART_V2 = new OpType("MatrixDiagPartV2");
+  private static final OpType DIAG_PART_V3 = new OpType("MatrixDiagPartV3");
 
   private final Runner runner;
 
@@ -69,5 +75,125 @@ public final class LinalgOps {
     Objects.requireNonNull(x, "x");
     Objects.requireNonNull(perm, "perm");
     return runner.run(TRANSPOSE, x, perm);
+  }
+
+  /**
+   * {@code input}'s innermost matrices with every element outside a band around the diagonal set to
+   * zero [{@code MatrixBandPart}]: element {@code (m, n)} is kept if {@code numLower < 0 || m - n
+   * <= numLower} and {@code numUpper < 0 || n - m <= numUpper}. {@code bandPart(x, 0, -1)} is the
+   * upper triangle, {@code bandPart(x, 0, 0)} the diagonal.
+   *
+   * @param input a tensor of rank 2 or more
+   * @param numLower a scalar: subdiagonals to keep, negative for all
+   * @param numUpper a scalar of {@code numLower}'s dtype: superdiagonals to keep, negative for all
+   * @return the band, of {@code input}'s shape
+   * @throws IllegalArgumentException if a bound is larger than the matrices
+   */
+  public <T extends TType, U extends TNumber> Operand<T> bandPart(
+      Operand<T> input, Operand<U> numLower, Operand<U> numUpper) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(numLower, "numLower");
+    Objects.requireNonNull(numUpper, "numUpper");
+    return runner.run(BAND_PART, input, numLower, numUpper);
+  }
+
+  /**
+   * Matrices with the diagonals {@code k} of {@code diagonal} on them and {@code paddingValue}
+   * elsewhere [{@code MatrixDiagV2}]: {@code k} is one diagonal (0 the main one, positive above it)
+   * or a band {@code [lower, upper]}, whose diagonals {@code diagonal}'s second-to-last dimension
+   * holds from {@code upper} down; short diagonals are aligned left.
+   *
+   * @param diagonal {@code [..., maxDiagLen]}, or {@code [..., upper - lower + 1, maxDiagLen]}
+   * @param k a scalar or a vector of two
+   * @param numRows the matrices' rows, or -1 for the fewest that fit
+   * @param numCols the matrices' columns, or -1 for the fewest that fit
+   * @param paddingValue a scalar of {@code diagonal}'s dtype
+   * @return the matrices
+   * @throws IllegalArgumentException if the sizes do not fit the band
+   */
+  public <T extends TType> Operand<T> matrixDiag(
+      Operand<T> diagonal,
+      Operand<TInt32> k,
+      Operand<TInt32> numRows,
+      Operand<TInt32> numCols,
+      Operand<T> paddingValue) {
+    return diag(DIAG_V2, OpOption.NONE, diagonal, k, numRows, numCols, paddingValue);
+  }
+
+  /**
+   * {@link #matrixDiag} with a choice of alignment [{@code MatrixDiagV3}].
+   *
+   * @param diagonal {@code [..., maxDiagLen]}, or {@code [..., upper - lower + 1, maxDiagLen]}
+   * @param k a scalar or a vector of two
+   * @param numRows the matrices' rows, or -1 for the fewest that fit
+   * @param numCols the matrices' columns, or -1 for the fewest that fit
+   * @param paddingValue a scalar of {@code diagonal}'s dtype
+   * @param options {@link MatrixDiagV3#align} (default {@code "RIGHT_LEFT"})
+   * @return the matrices
+   */
+  public <T extends TType> Operand<T> matrixDiagV3(
+      Operand<T> diagonal,
+      Operand<TInt32> k,
+      Operand<TInt32> numRows,
+      Operand<TInt32> numCols,
+      Operand<T> paddingValue,
+      MatrixDiagV3.Options... options) {
+    return diag(DIAG_V3, options, diagonal, k, numRows, numCols, paddingValue);
+  }
+
+  private <T extends TType> Operand<T> diag(
+      OpType op,
+      OpOption[] options,
+      Operand<T> diagonal,
+      Operand<TInt32> k,
+      Operand<TInt32> numRows,
+      Operand<TInt32> numCols,
+      Operand<T> paddingValue) {
+    Objects.requireNonNull(diagonal, "diagonal");
+    Objects.requireNonNull(k, "k");
+    Objects.requireNonNull(numRows, "numRows");
+    Objects.requireNonNull(numCols, "numCols");
+    Objects.requireNonNull(paddingValue, "paddingValue");
+    return runner.run(op, options, diagonal, k, numRows, numCols, paddingValue);
+  }
+
+  /**
+   * The diagonals {@code k} of {@code input}'s innermost matrices [{@code MatrixDiagPartV2}]: one
+   * diagonal, or the band {@code [lower, upper]} from {@code upper} down, short ones aligned left
+   * and filled with {@code paddingValue}.
+   *
+   * @param input a tensor of rank 2 or more
+   * @param k a scalar or a vector of two, each in {@code (-rows, columns)}
+   * @param paddingValue a scalar of {@code input}'s dtype
+   * @return {@code [..., maxDiagLen]}, or {@code [..., upper - lower + 1, maxDiagLen]}
+   */
+  public <T extends TType> Operand<T> matrixDiagPart(
+      Operand<T> input, Operand<TInt32> k, Operand<T> paddingValue) {
+    return diagPart(DIAG_PART_V2, OpOption.NONE, input, k, paddingValue);
+  }
+
+  /**
+   * {@link #matrixDiagPart} with a choice of alignment [{@code MatrixDiagPartV3}].
+   *
+   * @param input a tensor of rank 2 or more
+   * @param k a scalar or a vector of two, each in {@code (-rows, columns)}
+   * @param paddingValue a scalar of {@code input}'s dtype
+   * @param options {@link MatrixDiagPartV3#align} (default {@code "RIGHT_LEFT"})
+   * @return {@code [..., maxDiagLen]}, or {@code [..., upper - lower + 1, maxDiagLen]}
+   */
+  public <T extends TType> Operand<T> matrixDiagPartV3(
+      Operand<T> input,
+      Operand<TInt32> k,
+      Operand<T> paddingValue,
+      MatrixDiagPartV3.Options... options) {
+    return diagPart(DIAG_PART_V3, options, input, k, paddingValue);
+  }
+
+  private <T extends TType> Operand<T> diagPart(
+      OpType op, OpOption[] options, Operand<T> input, Operand<TInt32> k, Operand<T> paddingValue) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(k, "k");
+    Objects.requireNonNull(paddingValue, "paddingValue");
+    return runner.run(op, options, input, k, paddingValue);
   }
 }

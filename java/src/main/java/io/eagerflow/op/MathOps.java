@@ -13,7 +13,7 @@ import java.util.Objects;
  * broadcast with NumPy's rules and need operands of one dtype; the errors are those listed on
  * {@link Ops}. Immutable and thread-safe.
  */
-public final class MathOps {
+public final class MathOps extends MathOpsSpecial {
   private static final OpType ADD = new OpType("AddV2");
   private static final OpType SUB = new OpType("Sub");
   private static final OpType MUL = new OpType("Mul");
@@ -40,6 +40,7 @@ public final class MathOps {
   private static final OpType COS = new OpType("Cos");
   private static final OpType TAN = new OpType("Tan");
   private static final OpType TANH = new OpType("Tanh");
+  private static final OpType SOFTPLUS = new OpType("Softplus");
   private static final OpType SIGMOID = new OpType("Sigmoid");
   private static final OpType FLOOR = new OpType("Floor");
   private static final OpType CEIL = new OpType("Ceil");
@@ -62,6 +63,7 @@ public final class MathOps {
   private final Runner runner;
 
   MathOps(Runner runner) {
+    super(runner);
     this.runner = runner;
   }
 
@@ -633,5 +635,16 @@ public final class MathOps {
    */
   public <T extends TType> Operand<T> addN(Iterable<Operand<T>> inputs) {
     return runner.runList(ADD_N, inputs, "inputs");
+  }
+
+  /**
+   * {@code log(1 + exp(x))} element-wise, without overflow for large {@code x} [{@code Softplus}].
+   *
+   * @param features FLOAT or DOUBLE values
+   * @return the activations, of {@code features}' shape
+   */
+  public <T extends TNumber> Operand<T> softplus(Operand<T> features) {
+    Objects.requireNonNull(features, "features");
+    return runner.run(SOFTPLUS, features);
   }
 }

@@ -12,7 +12,7 @@ abstract class OpOption {
   static final OpOption[] NONE = {};
 
   private final String attr;
-  private final Object value; // Boolean, Long, long[] or String
+  private final Object value; // Boolean, Long, Float, long[] or String
 
   OpOption(String attr, boolean value) {
     this.attr = attr;
@@ -20,6 +20,11 @@ abstract class OpOption {
   }
 
   OpOption(String attr, long value) {
+    this.attr = attr;
+    this.value = value;
+  }
+
+  OpOption(String attr, float value) {
     this.attr = attr;
     this.value = value;
   }
@@ -57,6 +62,8 @@ abstract class OpOption {
       b.setAttr(attr, v.booleanValue());
     } else if (value instanceof Long v) {
       b.setAttr(attr, v.longValue());
+    } else if (value instanceof Float v) {
+      b.setAttr(attr, v.floatValue());
     } else if (value instanceof String v) {
       b.setAttr(attr, v);
     } else {

@@ -59,7 +59,7 @@ import java.util.Objects;
  * <p>Immutable and thread-safe: one {@code Ops} may be shared by any number of threads. Op names
  * are generated lazily, only when {@link io.eagerflow.Operation#name()} is asked.
  */
-public final class Ops extends OpsTypedConstants {
+public final class Ops extends OpsArray {
   private static final OpType RESHAPE = new OpType("Reshape");
   private static final OpType CONCAT = new OpType("ConcatV2");
   private static final OpType SUM = new OpType("Sum");
@@ -96,8 +96,11 @@ public final class Ops extends OpsTypedConstants {
   /** Linear algebra: matMul, batchMatMul, transpose. */
   public final LinalgOps linalg;
 
-  /** Neural-network ops: activations, softmax, biasAdd, losses. */
+  /** Neural-network ops: activations, softmax, biasAdd, losses, convolutions, pooling, topK. */
   public final NnOps nn;
+
+  /** Image ops: resizing. */
+  public final ImageOps image;
 
   /** Type conversion: cast. */
   public final DtypesOps dtypes;
@@ -113,6 +116,7 @@ public final class Ops extends OpsTypedConstants {
     this.math = new MathOps(runner);
     this.linalg = new LinalgOps(runner);
     this.nn = new NnOps(runner);
+    this.image = new ImageOps(runner);
     this.dtypes = new DtypesOps(runner);
     this.random = new RandomOps(runner);
     this.strings = new StringsOps(runner);
@@ -192,6 +196,22 @@ public final class Ops extends OpsTypedConstants {
   public Ops withSubScope(String childScopeName) {
     checkOpen();
     return new Ops(runner.session, runner.naming.withSubScope(childScopeName));
+  }
+
+  /**
+   * These ops, accepted for source compatibility with TensorFlow Java's {@code Ops.withDevice}:
+   * <b>it has no effect</b>. eagerflow runs every op on the CPU of the calling process, whatever
+   * the spec names (a GPU too); the returned {@code Ops} is this one.
+   *
+   * @param deviceSpec where TensorFlow would place the ops; ignored
+   * @return this
+   * @throws NullPointerException if {@code deviceSpec} is null
+   * @throws IllegalStateException if the session is closed
+   */
+  public Ops withDevice(io.eagerflow.DeviceSpec deviceSpec) {
+    java.util.Objects.requireNonNull(deviceSpec, "deviceSpec");
+    checkOpen();
+    return this;
   }
 
   private void checkOpen() {

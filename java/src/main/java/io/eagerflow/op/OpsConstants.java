@@ -234,7 +234,8 @@ abstract class OpsConstants {
   private <T extends TType> Output<T> scalar(DataType type, Number number) {
     Object data =
         switch (type) {
-          case FLOAT -> new float[] {number.floatValue()};
+          case FLOAT, HALF, BFLOAT16 -> new float[] {number.floatValue()};
+          case UINT16 -> new short[] {number.shortValue()};
           case DOUBLE -> new double[] {number.doubleValue()};
           case INT32 -> new int[] {number.intValue()};
           case INT64 -> new long[] {number.longValue()};

@@ -32,6 +32,9 @@ final class TensorBase {
     TensorTypes.register(DataType.UINT8, TUint8.class, t -> new TUint8Impl(t));
     TensorTypes.register(DataType.BOOL, TBool.class, t -> new TBoolImpl(t));
     TensorTypes.register(DataType.STRING, TString.class, t -> new TStringImpl(t));
+    TensorTypes.register(DataType.HALF, TFloat16.class, t -> new TFloat16Impl(t));
+    TensorTypes.register(DataType.BFLOAT16, TBfloat16.class, t -> new TBfloat16Impl(t));
+    TensorTypes.register(DataType.UINT16, TUint16.class, t -> new TUint16Impl(t));
   }
 
   final NativeTensor tensor;
@@ -150,8 +153,9 @@ final class TensorBase {
   Object newArray() {
     int n = arrayLength();
     return switch (dataType) {
-      case FLOAT -> new float[n];
+      case FLOAT, HALF, BFLOAT16 -> new float[n];
       case DOUBLE -> new double[n];
+      case UINT16 -> new short[n];
       case INT32 -> new int[n];
       case INT64 -> new long[n];
       case UINT8 -> new byte[n];
@@ -185,6 +189,9 @@ final class TensorBase {
     Object m = mirror;
     if (m != null) {
       System.arraycopy(src, 0, m, 0, length);
+      if (HalfFloats.rounds(dataType)) {
+        HalfFloats.round(dataType, (float[]) m, 0, length); // as native memory will hold them
+      }
       dirty = true;
     } else {
       writeNative(src);

@@ -483,6 +483,13 @@ final class NativeCalls {
       byte[] a = in.consumeBytes(n);
       return a.length == n ? a : Arrays.copyOf(a, n);
     }
+    if (c == short.class) {
+      short[] a = new short[n];
+      for (int i = 0; i < n; i++) {
+        a[i] = in.consumeShort();
+      }
+      return a;
+    }
     if (c == boolean.class) {
       boolean[] a = new boolean[n];
       for (int i = 0; i < n; i++) {

@@ -21,6 +21,19 @@ public final class Data {
   /** The side of the square matrices (MatMul, softmax). */
   public static final int MATRIX = 1024;
 
+  /**
+   * The convolution: a batch of {@code CONV_BATCH} images of {@code CONV_SIDE x CONV_SIDE x
+   * CONV_DEPTH} (NHWC) with a {@code 3 x 3 x CONV_DEPTH x CONV_DEPTH} filter (HWIO), SAME padding,
+   * unit strides: a ResNet-style layer.
+   */
+  public static final int CONV_BATCH = 8;
+
+  public static final int CONV_SIDE = 32;
+
+  public static final int CONV_DEPTH = 64;
+
+  public static final int CONV_WINDOW = 3;
+
   /** 1M floats (4 MiB): the copies in and out. */
   public static final int COPY = 1 << 20;
 
@@ -82,6 +95,19 @@ public final class Data {
   /** The right matrix of the product, row-major. */
   public static float[] m2() {
     return dyadic(MATRIX * MATRIX, MATRIX_BITS, 42);
+  }
+
+  /**
+   * The convolution's images, NHWC. With MATRIX_BITS, each output is at most 576 products of
+   * multiples of 2^-12 below 1 in magnitude: exact in float in any order.
+   */
+  public static float[] convInput() {
+    return dyadic(CONV_BATCH * CONV_SIDE * CONV_SIDE * CONV_DEPTH, MATRIX_BITS, 91);
+  }
+
+  /** The convolution's filter, HWIO. */
+  public static float[] convFilter() {
+    return dyadic(CONV_WINDOW * CONV_WINDOW * CONV_DEPTH * CONV_DEPTH, MATRIX_BITS, 92);
   }
 
   /** The softmax's logits, row-major, in [-4, 4). */

@@ -18,6 +18,7 @@ public final class Expected {
     "add1k",
     "add16m",
     "matMul1024",
+    "conv2d3x3",
     "reduceSum16m",
     "softmax1024",
     "chain100",
@@ -37,6 +38,7 @@ public final class Expected {
       case "add1k" -> exact(workload, add(Data.a1k(), Data.b1k()), actual);
       case "add16m" -> exact(workload, add(Data.a16m(), Data.b16m()), actual);
       case "matMul1024" -> exact(workload, matMul(), actual);
+      case "conv2d3x3" -> exact(workload, conv2d(), actual);
       case "reduceSum16m" -> exact(workload, new float[] {sum(Data.v16m())}, actual);
       case "softmax1024" -> close(workload, softmax(), actual);
       case "chain100" -> exact(workload, chain(), actual);
@@ -87,6 +89,51 @@ public final class Expected {
     double scale = 1.0 / (1 << (2 * Data.MATRIX_BITS));
     for (int i = 0; i < f.length; i++) {
       f[i] = (float) (c[i] * scale);
+    }
+    return f;
+  }
+
+  /** In integers, as the product: Conv2D, SAME, unit strides, NHWC images, HWIO filter. */
+  private static float[] conv2d() {
+    int n = Data.CONV_BATCH;
+    int s = Data.CONV_SIDE;
+    int c = Data.CONV_DEPTH;
+    int k = Data.CONV_WINDOW;
+    int pad = (k - 1) / 2;
+    int[] x = scaled(Data.convInput(), Data.MATRIX_BITS);
+    int[] w = scaled(Data.convFilter(), Data.MATRIX_BITS);
+    int[] out = new int[n * s * s * c];
+    for (int b = 0; b < n; b++) {
+      for (int i = 0; i < s; i++) {
+        for (int j = 0; j < s; j++) {
+          int o = ((b * s + i) * s + j) * c;
+          for (int di = 0; di < k; di++) {
+            int y = i + di - pad;
+            if (y < 0 || y >= s) {
+              continue;
+            }
+            for (int dj = 0; dj < k; dj++) {
+              int xx = j + dj - pad;
+              if (xx < 0 || xx >= s) {
+                continue;
+              }
+              int in = ((b * s + y) * s + xx) * c;
+              for (int q = 0; q < c; q++) {
+                int xv = x[in + q];
+                int f = ((di * k + dj) * c + q) * c;
+                for (int p = 0; p < c; p++) {
+                  out[o + p] += xv * w[f + p];
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    float[] f = new float[out.length];
+    double scale = 1.0 / (1 << (2 * Data.MATRIX_BITS));
+    for (int i = 0; i < f.length; i++) {
+      f[i] = (float) (out[i] * scale);
     }
     return f;
   }

@@ -1,11 +1,12 @@
 package io.eagerflow.tfbench;
 
-import io.eagerflow.EagerSession;
 import io.eagerflow.EagerSession.ResourceCleanupStrategy;
+import io.eagerflow.EagerSession;
 import io.eagerflow.Operand;
 import io.eagerflow.op.Ops;
 import io.eagerflow.types.TFloat32;
 import io.eagerflow.types.TInt32;
+import java.util.List;
 import org.tensorflow.ndarray.Shape;
 
 /**
@@ -28,6 +29,8 @@ final class Kernels implements AutoCloseable {
   private Operand<TInt32> axis0;
   private Operand<TFloat32> m1;
   private Operand<TFloat32> m2;
+  private Operand<TFloat32> convInput;
+  private Operand<TFloat32> convFilter;
   private Operand<TFloat32> logits;
   private Operand<TFloat32> copy1m;
   private Operand<TFloat32> chainInput;
@@ -53,6 +56,10 @@ final class Kernels implements AutoCloseable {
     Shape square = Shape.of(Data.MATRIX, Data.MATRIX);
     m1 = tf.constant(square, Data.m1());
     m2 = tf.constant(square, Data.m2());
+    Shape convIn = Shape.of(Data.CONV_BATCH, Data.CONV_SIDE, Data.CONV_SIDE, Data.CONV_DEPTH);
+    Shape convW = Shape.of(Data.CONV_WINDOW, Data.CONV_WINDOW, Data.CONV_DEPTH, Data.CONV_DEPTH);
+    convInput = tf.constant(convIn, Data.convInput());
+    convFilter = tf.constant(convW, Data.convFilter());
     logits = tf.constant(square, Data.logits());
     copy1m = tf.constant(copyShape, copyData);
     chainInput = tf.constant(Data.chainInput());
@@ -88,6 +95,10 @@ final class Kernels implements AutoCloseable {
 
   Operand<TFloat32> matMul1024() {
     return tf.linalg.matMul(m1, m2);
+  }
+
+  Operand<TFloat32> conv2d3x3() {
+    return tf.nn.conv2d(convInput, convFilter, List.of(1L, 1L, 1L, 1L), "SAME");
   }
 
   Operand<TFloat32> reduceSum16m() {

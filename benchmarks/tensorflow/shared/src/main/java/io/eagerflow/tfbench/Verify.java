@@ -21,6 +21,7 @@ public final class Verify {
       check(v, "add1k", () -> k.readAndFree(k.add1k()));
       check(v, "add16m", () -> k.readAndFree(k.add16m()));
       check(v, "matMul1024", () -> k.readAndFree(k.matMul1024()));
+      check(v, "conv2d3x3", () -> k.readAndFree(k.conv2d3x3()));
       check(v, "reduceSum16m", () -> k.readAndFree(k.reduceSum16m()));
       check(v, "softmax1024", () -> k.readAndFree(k.softmax1024()));
       check(v, "chain100", () -> k.readAndFree(k.chain100()));

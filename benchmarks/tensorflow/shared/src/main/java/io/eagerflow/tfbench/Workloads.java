@@ -75,6 +75,13 @@ public class Workloads {
     k.free(k.matMul1024());
   }
 
+  /** Conv2D of 8 32x32x64 images with a 3x3x64x64 filter, SAME, freed. */
+  @Benchmark
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  public void conv2d3x3() {
+    k.free(k.conv2d3x3());
+  }
+
   /** Sum of 16M floats to a scalar, freed. */
   @Benchmark
   @OutputTimeUnit(TimeUnit.MILLISECONDS)

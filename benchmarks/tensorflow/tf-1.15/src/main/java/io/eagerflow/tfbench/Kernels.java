@@ -34,6 +34,8 @@ final class Kernels implements AutoCloseable {
   private Operand<Integer> axis0;
   private Operand<Float> m1;
   private Operand<Float> m2;
+  private Operand<Float> convInput;
+  private Operand<Float> convFilter;
   private Operand<Float> logits;
   private Operand<Float> copy1m;
   private Operand<Float> chainInput;
@@ -59,6 +61,10 @@ final class Kernels implements AutoCloseable {
     long[] square = {Data.MATRIX, Data.MATRIX};
     m1 = tf.constant(square, FloatBuffer.wrap(Data.m1()));
     m2 = tf.constant(square, FloatBuffer.wrap(Data.m2()));
+    long[] convIn = {Data.CONV_BATCH, Data.CONV_SIDE, Data.CONV_SIDE, Data.CONV_DEPTH};
+    long[] convW = {Data.CONV_WINDOW, Data.CONV_WINDOW, Data.CONV_DEPTH, Data.CONV_DEPTH};
+    convInput = tf.constant(convIn, FloatBuffer.wrap(Data.convInput()));
+    convFilter = tf.constant(convW, FloatBuffer.wrap(Data.convFilter()));
     logits = tf.constant(square, FloatBuffer.wrap(Data.logits()));
     copy1m = tf.constant(copyShape, FloatBuffer.wrap(copyData));
     chainInput = vector(Data.chainInput());
@@ -100,6 +106,10 @@ final class Kernels implements AutoCloseable {
 
   Operand<Float> matMul1024() {
     return tf.linalg.matMul(m1, m2);
+  }
+
+  Operand<Float> conv2d3x3() {
+    return tf.nn.conv2d(convInput, convFilter, java.util.Arrays.asList(1L, 1L, 1L, 1L), "SAME");
   }
 
   Operand<Float> reduceSum16m() {

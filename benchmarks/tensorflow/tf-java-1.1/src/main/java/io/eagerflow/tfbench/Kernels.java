@@ -1,5 +1,6 @@
 package io.eagerflow.tfbench;
 
+import java.util.List;
 import org.tensorflow.EagerSession;
 import org.tensorflow.Operand;
 import org.tensorflow.ndarray.Shape;
@@ -34,6 +35,8 @@ final class Kernels implements AutoCloseable {
   private Operand<TInt32> axis0;
   private Operand<TFloat32> m1;
   private Operand<TFloat32> m2;
+  private Operand<TFloat32> convInput;
+  private Operand<TFloat32> convFilter;
   private Operand<TFloat32> logits;
   private Operand<TFloat32> copy1m;
   private Operand<TFloat32> chainInput;
@@ -59,6 +62,10 @@ final class Kernels implements AutoCloseable {
     Shape square = Shape.of(Data.MATRIX, Data.MATRIX);
     m1 = tf.constant(square, DataBuffers.of(Data.m1(), true, false));
     m2 = tf.constant(square, DataBuffers.of(Data.m2(), true, false));
+    Shape convIn = Shape.of(Data.CONV_BATCH, Data.CONV_SIDE, Data.CONV_SIDE, Data.CONV_DEPTH);
+    Shape convW = Shape.of(Data.CONV_WINDOW, Data.CONV_WINDOW, Data.CONV_DEPTH, Data.CONV_DEPTH);
+    convInput = tf.constant(convIn, DataBuffers.of(Data.convInput(), true, false));
+    convFilter = tf.constant(convW, DataBuffers.of(Data.convFilter(), true, false));
     logits = tf.constant(square, DataBuffers.of(Data.logits(), true, false));
     copy1m = tf.constant(copyShape, DataBuffers.of(copyData, true, false));
     chainInput = tf.constant(Data.chainInput());
@@ -90,6 +97,10 @@ final class Kernels implements AutoCloseable {
 
   Operand<TFloat32> matMul1024() {
     return tf.linalg.matMul(m1, m2);
+  }
+
+  Operand<TFloat32> conv2d3x3() {
+    return tf.nn.conv2d(convInput, convFilter, List.of(1L, 1L, 1L, 1L), "SAME");
   }
 
   Operand<TFloat32> reduceSum16m() {

@@ -64,6 +64,11 @@ final class Rows {
               "MatMul 1024x1024 f32",
               Kind.GFLOP_PER_S,
               2.0 * 1024 * 1024 * 1024),
+          new JmhRow(
+              "Workloads.conv2d3x3",
+              "Conv2D 8x32x32x64, 3x3x64x64 filter, SAME, f32",
+              Kind.GFLOP_PER_S,
+              2.0 * 8 * 32 * 32 * 64 * 64 * 9),
           new JmhRow("Workloads.reduceSum16m", "ReduceSum 16M floats", Kind.GB_PER_S, 4 * 16 * MEBI),
           new JmhRow("Workloads.softmax1024", "softmax 1024x1024 (over rows)", Kind.MICROS, 0),
           new JmhRow(

@@ -1,0 +1,30 @@
+package io.eagerflow.op;
+
+/**
+ * Optional attributes of {@link LinalgOps#matrixDiagPartV3}, TensorFlow's {@code MatrixDiagPartV3}
+ * op, in TensorFlow Java's style.
+ *
+ * <pre>{@code tf.linalg.matrixDiagPartV3(..., MatrixDiagPartV3.align("LEFT_RIGHT"))}</pre>
+ */
+public final class MatrixDiagPartV3 {
+  private MatrixDiagPartV3() {}
+
+  /**
+   * Which end of a diagonal shorter than the longest is padded: {@code "RIGHT_LEFT"} (the default:
+   * superdiagonals aligned right, subdiagonals left), {@code "LEFT_RIGHT"}, {@code "LEFT_LEFT"} or
+   * {@code "RIGHT_RIGHT"}.
+   *
+   * @param align the value of attribute {@code align}
+   * @return the option, to pass to the op's method
+   */
+  public static Options align(String align) {
+    return new Options("align", align);
+  }
+
+  /** One optional attribute of this op, made by the static methods of {@link MatrixDiagPartV3}. */
+  public static final class Options extends OpOption {
+    private Options(String attr, String value) {
+      super(attr, value);
+    }
+  }
+}
