@@ -31,16 +31,23 @@ final class TestSupport {
   /**
    * Polls {@code condition} until it holds, running {@code nudge} (such as {@code System::gc})
    * between polls; fails after {@code timeout}. No fixed sleeps: waits are short and bounded.
+   *
+   * <p>The pause between nudges doubles from 5 ms to at most 200 ms: a nudge that stops the world
+   * (a requested collection) every 5 ms leaves the thread being waited for, such as a session's
+   * cleanup thread, no time to run wherever one collection takes longer than that, as in a JVM
+   * under an emulator (docs/platforms.md).
    */
   static void await(String what, Duration timeout, Runnable nudge, BooleanSupplier condition) {
     long deadline = System.nanoTime() + timeout.toNanos();
+    long pauseMillis = 5;
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         fail("timed out after " + timeout + " waiting for " + what);
       }
       nudge.run();
       try {
-        Thread.sleep(5);
+        Thread.sleep(pauseMillis);
+        pauseMillis = Math.min(200, pauseMillis * 2);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         fail("interrupted");

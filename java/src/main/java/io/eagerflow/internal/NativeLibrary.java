@@ -2,13 +2,15 @@ package io.eagerflow.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -16,8 +18,11 @@ import java.util.Locale;
  *
  * <p>If the system property {@value #PATH_PROPERTY} is set, the file it names is loaded and nothing
  * else is tried. Otherwise the jar's copy, the class path resource {@code
- * /io/eagerflow/native/<os>-<arch>/libeagerflow.so} (for example {@code linux-x86_64}), is
- * extracted to a private temporary file that is deleted when the JVM exits, and loaded from there.
+ * /io/eagerflow/native/<os>-<arch>/<file>} (for example {@code linux-x86_64/libeagerflow.so} or
+ * {@code windows-x86_64/eagerflow.dll}), is extracted to a private temporary file and loaded from
+ * there; {@link ExtractedCopies} says when the file is deleted. The resource {@code
+ * /io/eagerflow/native/platforms} lists the libraries the jar holds, one {@code <platform>/<file>}
+ * a line, for the error on a platform it has none for.
  *
  * <p>A failed load is remembered: every later call of {@link #load()} throws a new {@link
  * UnsatisfiedLinkError} with the same message, caused by the first failure. Code that wants that
@@ -29,7 +34,7 @@ public final class NativeLibrary {
   public static final String PATH_PROPERTY = "eagerflow.library.path";
 
   private static final String RESOURCE_DIR = "/io/eagerflow/native/";
-  private static final String LIBRARY_FILE = System.mapLibraryName("eagerflow");
+  private static final String PLATFORMS_RESOURCE = RESOURCE_DIR + "platforms";
   private static final Logger LOG = System.getLogger(NativeLibrary.class.getName());
 
   private static volatile Path loadedFrom;
@@ -121,6 +126,40 @@ public final class NativeLibrary {
     return name.replaceAll("[^a-z0-9_]", "");
   }
 
+  /**
+   * The library's file name in a platform's directory: what {@link System#mapLibraryName} gives on
+   * that operating system, from the platform's name rather than this JVM's so that a platform named
+   * by the system properties alone is looked up as it would be there.
+   */
+  static String libraryFile(String platform) {
+    if (platform.startsWith("windows-")) {
+      return "eagerflow.dll";
+    }
+    if (platform.startsWith("macos-")) {
+      return "libeagerflow.dylib";
+    }
+    return "libeagerflow.so";
+  }
+
+  /** The platforms the jar (or class path) has a library for, from its index; empty if none. */
+  static List<String> packedPlatforms() {
+    List<String> platforms = new ArrayList<>();
+    try (InputStream in = NativeLibrary.class.getResourceAsStream(PLATFORMS_RESOURCE)) {
+      if (in == null) {
+        return platforms;
+      }
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        int slash = line.indexOf('/');
+        if (slash > 0) {
+          platforms.add(line.substring(0, slash).trim());
+        }
+      }
+    } catch (IOException e) {
+      // Only the error message loses the list.
+    }
+    return platforms;
+  }
+
   private static Path loadOnce() {
     String override = System.getProperty(PATH_PROPERTY, "").trim();
     return override.isEmpty() ? loadFromClassPath() : loadOverride(override);
@@ -149,15 +188,17 @@ public final class NativeLibrary {
 
   private static Path loadFromClassPath() {
     String platform = platform();
-    String resource = RESOURCE_DIR + platform + "/" + LIBRARY_FILE;
+    String libraryFile = libraryFile(platform);
+    String resource = RESOURCE_DIR + platform + "/" + libraryFile;
     String hint =
         " Set the system property "
             + PATH_PROPERTY
             + " to the path of a "
-            + LIBRARY_FILE
+            + libraryFile
             + " built for this platform.";
     URL url = NativeLibrary.class.getResource(resource);
     if (url == null) {
+      List<String> packed = packedPlatforms();
       throw error(
           "No eagerflow native library for platform "
               + platform
@@ -167,13 +208,16 @@ public final class NativeLibrary {
               + System.getProperty("os.arch")
               + "); tried class path resource "
               + resource
+              + "; this eagerflow jar has libraries for "
+              + (packed.isEmpty() ? "no platform" : String.join(", ", packed))
               + "."
-              + hint,
+              + hint
+              + " The README says how to build one from source.",
           null);
     }
     Path file;
     try {
-      file = extract(url);
+      file = extract(url, libraryFile);
     } catch (IOException e) {
       throw error(
           "Could not extract the eagerflow native library for platform "
@@ -190,14 +234,10 @@ public final class NativeLibrary {
     return file;
   }
 
-  private static Path extract(URL url) throws IOException {
-    // On POSIX file systems createTempFile makes the file readable and writable by its owner
-    // only; writing into it (not Files.copy, which replaces it) keeps it that way.
-    Path file = Files.createTempFile("eagerflow-", "-" + LIBRARY_FILE);
-    file.toFile().deleteOnExit();
-    try (InputStream in = url.openStream();
-        OutputStream out = Files.newOutputStream(file)) {
-      in.transferTo(out);
+  private static Path extract(URL url, String libraryFile) throws IOException {
+    Path file;
+    try (InputStream in = url.openStream()) {
+      file = ExtractedCopies.extract(in, libraryFile);
     }
     LOG.log(Level.DEBUG, () -> "Extracted " + url + " to " + file);
     return file;

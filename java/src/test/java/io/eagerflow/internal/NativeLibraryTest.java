@@ -1,6 +1,7 @@
 package io.eagerflow.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -9,6 +10,7 @@ import io.eagerflow.NativeMemoryExhaustedException;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -99,6 +102,48 @@ class NativeLibraryTest {
     assertTrue(lines.get(0).contains("platform plan9-mips64"), lines.get(0));
     assertTrue(lines.get(0).contains("/io/eagerflow/native/plan9-mips64/"), lines.get(0));
     assertTrue(lines.get(0).contains(NativeLibrary.PATH_PROPERTY), lines.get(0));
+    // The jar's own platform is among those it names.
+    assertTrue(
+        lines.get(0).contains("this eagerflow jar has libraries for ")
+            && lines.get(0).contains(NativeLibrary.platform()),
+        lines.get(0));
+  }
+
+  @Test
+  void theJarListsTheLibrariesItHolds() {
+    List<String> packed = NativeLibrary.packedPlatforms();
+    assertTrue(packed.contains(NativeLibrary.platform()), String.valueOf(packed));
+    for (String platform : packed) {
+      String resource =
+          "/io/eagerflow/native/" + platform + "/" + NativeLibrary.libraryFile(platform);
+      assertTrue(NativeLibrary.class.getResource(resource) != null, resource);
+    }
+  }
+
+  @Test
+  void eachOperatingSystemHasItsLibraryFileName() {
+    assertEquals("libeagerflow.so", NativeLibrary.libraryFile("linux-aarch64"));
+    assertEquals("eagerflow.dll", NativeLibrary.libraryFile("windows-x86_64"));
+    assertEquals("libeagerflow.dylib", NativeLibrary.libraryFile("macos-aarch64"));
+  }
+
+  @Test
+  void copiesOfExitedProcessesAreDeletedAndOthersKept(@TempDir Path dir) throws Exception {
+    Process exited =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-version")
+            .redirectErrorStream(true)
+            .start();
+    exited.getInputStream().readAllBytes();
+    assertTrue(exited.waitFor(60, TimeUnit.SECONDS), "java -version did not exit");
+    long self = ProcessHandle.current().pid();
+    Path stale = Files.createFile(dir.resolve("eagerflow-" + exited.pid() + "-42-eagerflow.dll"));
+    Path own = Files.createFile(dir.resolve("eagerflow-" + self + "-43-libeagerflow.so"));
+    Path other = Files.createFile(dir.resolve("eagerflow-test-44.jfr"));
+    assertEquals(1, ExtractedCopies.deleteStale(dir, self));
+    assertFalse(Files.exists(stale));
+    assertTrue(Files.exists(own));
+    assertTrue(Files.exists(other));
   }
 
   private static void assertLoadFailedTwiceAlike(List<String> lines) {
@@ -114,7 +159,7 @@ class NativeLibraryTest {
   private static String jarAndProbeClassPath() throws Exception {
     String jar =
         Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-            .filter(p -> p.matches(".*eagerflow[^" + File.separator + "]*\\.jar"))
+            .filter(p -> Path.of(p).getFileName().toString().matches("eagerflow[^/]*\\.jar"))
             .findFirst()
             .orElse(null);
     assumeTrue(jar != null, "the tests do not run against the eagerflow jar");
