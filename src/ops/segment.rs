@@ -215,7 +215,7 @@ fn unsorted(ctx: &OpContext<'_>, how: Reduce) -> Result<KernelOutputs> {
         if inner > 0 {
             // Which segments some row went to: an empty one's maximum is the
             // lowest finite value, as in TensorFlow, not the fold's -inf.
-            let mut reached = alloc::filled(out.data.len() / inner, false)?;
+            let mut reached = alloc::filled(segments, false)?;
             for (row, &id) in xs.chunks(inner).zip(ids.iter()) {
                 // Negative ids are dropped.
                 let Ok(id) = usize::try_from(id) else { continue };
