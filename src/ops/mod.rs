@@ -7,6 +7,7 @@ pub mod broadcast;
 mod cast;
 mod cnn;
 mod compare;
+mod decomp;
 mod halves;
 mod infer;
 mod linalg;
@@ -169,6 +170,7 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     cast::register(&mut r);
     shape::register(&mut r);
     linalg::register(&mut r);
+    decomp::register(&mut r);
     nn::register(&mut r);
     cnn::register(&mut r);
     random::register(&mut r);

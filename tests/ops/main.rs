@@ -11,6 +11,7 @@ mod async_queue;
 mod cnn;
 mod common;
 mod compare_cast;
+mod decomp;
 mod halves;
 mod linalg;
 mod math;
