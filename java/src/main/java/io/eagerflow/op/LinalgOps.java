@@ -1,6 +1,7 @@
 package io.eagerflow.op;
 
 import io.eagerflow.Operand;
+import io.eagerflow.OperationBuilder;
 import io.eagerflow.types.TInt32;
 import io.eagerflow.types.TNumber;
 import io.eagerflow.types.TType;
@@ -8,7 +9,9 @@ import java.util.Objects;
 
 /**
  * Linear algebra, reached as {@code tf.linalg}: matrix products, transposes, band parts and
- * diagonals. The errors are those listed on {@link Ops}. Immutable and thread-safe.
+ * diagonals, decompositions (Cholesky, QR, SVD) and solvers. Every decomposition works on the
+ * innermost two dimensions, {@code [..., M, N]}, one matrix of the batch at a time. The errors are
+ * those listed on {@link Ops}. Immutable and thread-safe.
  */
 public final class LinalgOps {
   private static final OpType MAT_MUL = new OpType("MatMul");
@@ -19,6 +22,13 @@ public final class LinalgOps {
   private static final OpType DIAG_V3 = new OpType("MatrixDiagV3");
   private static final OpType DIAG_PART_V2 = new OpType("MatrixDiagPartV2");
   private static final OpType DIAG_PART_V3 = new OpType("MatrixDiagPartV3");
+  private static final OpType CHOLESKY = new OpType("Cholesky");
+  private static final OpType DET = new OpType("MatrixDeterminant");
+  private static final OpType INV = new OpType("MatrixInverse");
+  private static final OpType SOLVE = new OpType("MatrixSolve");
+  private static final OpType TRIANGULAR_SOLVE = new OpType("MatrixTriangularSolve");
+  private static final OpType QR = new OpType("Qr");
+  private static final OpType SVD = new OpType("Svd");
 
   private final Runner runner;
 
@@ -195,5 +205,121 @@ public final class LinalgOps {
     Objects.requireNonNull(k, "k");
     Objects.requireNonNull(paddingValue, "paddingValue");
     return runner.run(op, options, input, k, paddingValue);
+  }
+
+  /**
+   * The Cholesky factor of each symmetric positive definite matrix [{@code Cholesky}]: lower
+   * triangular {@code L} with {@code L L^T} equal to the matrix. Only the lower triangle is read.
+   *
+   * @param input {@code [..., M, M]}, {@link io.eagerflow.types.TFloat32} or {@link
+   *     io.eagerflow.types.TFloat64}
+   * @return {@code L}, of {@code input}'s shape, zero above the diagonal
+   * @throws IllegalArgumentException if the matrices are not square, or one is not positive
+   *     definite
+   */
+  public <T extends TType> Operand<T> cholesky(Operand<T> input) {
+    Objects.requireNonNull(input, "input");
+    return runner.run(CHOLESKY, input);
+  }
+
+  /**
+   * The determinant of each matrix [{@code MatrixDeterminant}]; 1 for an empty matrix.
+   *
+   * @param input {@code [..., M, M]}, {@link io.eagerflow.types.TFloat32} or {@link
+   *     io.eagerflow.types.TFloat64}
+   * @return {@code [...]}
+   * @throws IllegalArgumentException if the matrices are not square
+   */
+  public <T extends TType> Operand<T> det(Operand<T> input) {
+    Objects.requireNonNull(input, "input");
+    return runner.run(DET, input);
+  }
+
+  /**
+   * The inverse of each matrix [{@code MatrixInverse}], by LU factorization with partial pivoting.
+   *
+   * @param input {@code [..., M, M]}, {@link io.eagerflow.types.TFloat32}, {@link
+   *     io.eagerflow.types.TFloat64} or {@link io.eagerflow.types.TFloat16}
+   * @param options {@link Inv#adjoint}
+   * @return the inverses, of {@code input}'s shape
+   * @throws IllegalArgumentException if the matrices are not square, or one is singular ("Input is
+   *     not invertible.")
+   */
+  public <T extends TType> Operand<T> inv(Operand<T> input, Inv.Options... options) {
+    Objects.requireNonNull(input, "input");
+    return runner.run(INV, options, input);
+  }
+
+  /**
+   * The solution {@code X} of {@code matrix X = rhs} for each matrix of the batch [{@code
+   * MatrixSolve}].
+   *
+   * @param matrix {@code [..., M, M]}, {@link io.eagerflow.types.TFloat32} or {@link
+   *     io.eagerflow.types.TFloat64}
+   * @param rhs {@code [..., M, K]} with {@code matrix}'s batch dimensions and dtype
+   * @param options {@link Solve#adjoint}
+   * @return {@code [..., M, K]}
+   * @throws IllegalArgumentException if the shapes do not fit or a matrix is singular
+   */
+  public <T extends TType> Operand<T> solve(
+      Operand<T> matrix, Operand<T> rhs, Solve.Options... options) {
+    Objects.requireNonNull(matrix, "matrix");
+    Objects.requireNonNull(rhs, "rhs");
+    return runner.run(SOLVE, options, matrix, rhs);
+  }
+
+  /**
+   * The solution {@code X} of {@code matrix X = rhs} for triangular matrices [{@code
+   * MatrixTriangularSolve}]: only the lower (or, with {@code TriangularSolve.lower(false)}, upper)
+   * triangle is read. The batch dimensions broadcast.
+   *
+   * @param matrix {@code [..., M, M]}, {@link io.eagerflow.types.TFloat32} or {@link
+   *     io.eagerflow.types.TFloat64}
+   * @param rhs {@code [..., M, K]} of {@code matrix}'s dtype
+   * @param options {@link TriangularSolve#lower}, {@link TriangularSolve#adjoint}
+   * @return {@code [..., M, K]}, the batch dimensions broadcast
+   * @throws IllegalArgumentException if the shapes do not fit
+   */
+  public <T extends TType> Operand<T> triangularSolve(
+      Operand<T> matrix, Operand<T> rhs, TriangularSolve.Options... options) {
+    Objects.requireNonNull(matrix, "matrix");
+    Objects.requireNonNull(rhs, "rhs");
+    return runner.run(TRIANGULAR_SOLVE, options, matrix, rhs);
+  }
+
+  /**
+   * The QR decomposition of each matrix [{@code Qr}], by Householder reflections.
+   *
+   * <pre>{@code Qr<TFloat64> f = tf.linalg.qr(a); // f.q() times f.r() is a}</pre>
+   *
+   * @param input {@code [..., M, N]}, {@link io.eagerflow.types.TFloat32}, {@link
+   *     io.eagerflow.types.TFloat64} or {@link io.eagerflow.types.TFloat16}
+   * @param options {@link Qr#fullMatrices}
+   * @return {@code q} and {@code r}
+   * @throws IllegalArgumentException if {@code input} has rank below 2
+   */
+  public <T extends TType> Qr<T> qr(Operand<T> input, Qr.Options... options) {
+    Objects.requireNonNull(input, "input");
+    OpOption.checkAll(options);
+    OperationBuilder b = runner.builder(QR, input);
+    OpOption.applyAll(b, options);
+    return new Qr<>(b.build());
+  }
+
+  /**
+   * The singular value decomposition of each matrix [{@code Svd}].
+   *
+   * @param input {@code [..., M, N]}, {@link io.eagerflow.types.TFloat32} or {@link
+   *     io.eagerflow.types.TFloat64}
+   * @param options {@link Svd#computeUv}, {@link Svd#fullMatrices}
+   * @return {@code s}, {@code u} and {@code v}
+   * @throws IllegalArgumentException if {@code input} has rank below 2
+   */
+  public <T extends TType> Svd<T> svd(Operand<T> input, Svd.Options... options) {
+    Objects.requireNonNull(input, "input");
+    OpOption.checkAll(options);
+    OperationBuilder b = runner.builder(SVD, input);
+    OpOption.applyAll(b, options);
+    return new Svd<>(b.build());
   }
 }
