@@ -213,9 +213,13 @@ fn unsorted(ctx: &OpContext<'_>, how: Reduce) -> Result<KernelOutputs> {
         alloc::fill_within(&mut out.data, n, empty);
         let xs = data.as_slice::<T>()?;
         if inner > 0 {
-            // Which segments some row went to: an empty one's maximum is the
-            // lowest finite value, as in TensorFlow, not the fold's -inf.
-            let mut reached = alloc::filled(segments, false)?;
+            // For the maximum, which segments some row went to: an empty one's
+            // is the lowest finite value, as in TensorFlow, not the fold's -inf.
+            let mut reached = if how == Reduce::Max {
+                alloc::filled(segments, false)?
+            } else {
+                Vec::new()
+            };
             for (row, &id) in xs.chunks(inner).zip(ids.iter()) {
                 // Negative ids are dropped.
                 let Ok(id) = usize::try_from(id) else { continue };
