@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -17,8 +18,9 @@ import java.util.stream.Stream;
  * Writes what repeats per element type into the main source set: the typed tensor interfaces, their
  * implementations and buffers, and the per-type constant overloads of {@code Ops}, each from one
  * template in {@code java/src/codegen/templates} and the element type table there ({@code
- * element-types.table}). The output is formatted with google-java-format, so it is already what
- * {@code gradle formatJava} would make.
+ * element-types.table}); and the door's protocol once per family of native calls ({@code
+ * Doors.java.template}, {@link #DOOR_FAMILIES}). The output is formatted with google-java-format,
+ * so it is already what {@code gradle formatJava} would make.
  *
  * <p>Usage: {@code GenerateSources TEMPLATES SOURCE_ROOT [--check]}. With {@code --check} nothing
  * is written: it exits with status 1, listing the files, if any generated file under {@code
@@ -43,7 +45,29 @@ public final class GenerateSources {
           new Output("TensorType.java.template", "io/eagerflow/types/${tensor}.java"),
           new Output("TensorTypeImpl.java.template", "io/eagerflow/types/${tensor}Impl.java"),
           new Output("TensorBuffer.java.template", "io/eagerflow/types/${buffer}.java"),
-          new Output("OpsTypedConstants.java.template", "io/eagerflow/op/OpsTypedConstants.java"));
+          new Output("OpsTypedConstants.java.template", "io/eagerflow/op/OpsTypedConstants.java"),
+          new Output("Doors.java.template", "io/eagerflow/internal/Doors.java"));
+
+  /**
+   * The families of native calls the door is made for (Doors.java.template's {@code //#each}): a
+   * call's static type picks its family's copy, and {@link #ANY_CALL} takes every other call.
+   */
+  private static final ElementType ANY_CALL =
+      family(
+          "<R> ", "R", "NativeCall<R>", "every call no other copy takes (reads, constants, syncs)");
+
+  private static final List<ElementType> DOOR_FAMILIES =
+      List.of(
+          ANY_CALL,
+          family("<R> ", "R", "OpCall<R>", "ops: the op facade's calls and operation builders"),
+          family("", "Void", "FreeCall", "frees by the caller's choice: releases, scope closes"));
+
+  private static ElementType family(
+      String typeParameters, String result, String call, String what) {
+    return new ElementType(
+        Map.of("typeParameters", typeParameters, "result", result, "call", call, "what", what),
+        Set.of());
+  }
 
   private GenerateSources() {}
 
@@ -106,7 +130,9 @@ public final class GenerateSources {
               "\n",
               MARKER,
               "// Made from " + TEMPLATES + name,
-              "// and the element type table " + TEMPLATES + TABLE + ";",
+              name.startsWith("Doors.")
+                  ? "// and GenerateSources.DOOR_FAMILIES;"
+                  : "// and the element type table " + TEMPLATES + TABLE + ";",
               "// edit those and run `gradle generateSources`.",
               "");
       if (output.perType()) {
@@ -115,9 +141,10 @@ public final class GenerateSources {
           files.put(Path.of(path), format(formatter, path, header + template.render(types, type)));
         }
       } else {
+        List<ElementType> rows = name.startsWith("Doors.") ? DOOR_FAMILIES : types;
         files.put(
             Path.of(output.path()),
-            format(formatter, output.path(), header + template.render(types, null)));
+            format(formatter, output.path(), header + template.render(rows, null)));
       }
     }
     return files;

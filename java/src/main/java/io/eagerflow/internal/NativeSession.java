@@ -1,7 +1,5 @@
 package io.eagerflow.internal;
 
-import io.eagerflow.NativeMemoryExhaustedException;
-import java.lang.ref.Reference;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -108,51 +106,33 @@ public final class NativeSession {
   }
 
   /**
-   * The door: runs {@code call} on this session's table with the protocol every native call shares.
+   * The door: runs {@code call} on this session's table with the protocol every native call shares
+   * ({@link Doors}, which has a copy per family of calls; this one takes every call of no other).
    *
    * @throws IllegalStateException if the session is closed
    */
   public <R> R call(NativeCall<R> call) {
-    long sessionId = enter();
-    try {
-      if (tracking != null && call.isSafePoint()) {
-        tracking.safePoint(sessionId);
-      }
-      call.prepare(sessionId);
-      long raw;
-      try {
-        raw = invoke(call, sessionId);
-      } catch (NativeMemoryExhaustedException e) {
-        if (relief == null) {
-          throw limitReached(sessionId, e);
-        }
-        // The call is not handed to relief: it stays local, and the JIT may then not allocate it.
-        long freed = relief.beforeRetry(sessionId, e);
-        try {
-          raw = invoke(call, sessionId);
-        } catch (NativeMemoryExhaustedException again) {
-          throw limitReached(sessionId, relief.exhausted(again, freed));
-        }
-      }
-      R result = call.result(relief == null ? raw : relief.decode(sessionId, raw));
-      if (tracking != null && result instanceof OutputOwner owner) {
-        tracking.adopt(owner);
-      }
-      return result;
-    } finally {
-      call.exitOthers();
-      exit();
-      // The call holds its operands: none may be freed by the cleanup before the call returned.
-      Reference.reachabilityFence(call);
-    }
+    return Doors.call(this, call);
   }
 
-  /** The call's native step; an op's is timed while a recording wants {@code OpExecution}. */
-  private static long invoke(NativeCall<?> call, long sessionId) {
-    if (Flight.timingOps() && call instanceof OpCall<?> op) {
-      return Flight.timedOp(op, sessionId);
-    }
-    return call.invoke(sessionId);
+  /** The door for an op; see {@link #call(NativeCall)}. */
+  public <R> R call(OpCall<R> call) {
+    return Doors.call(this, call);
+  }
+
+  /** The door for frees by the caller's choice; see {@link #call(NativeCall)}. */
+  public void call(FreeCall call) {
+    Doors.call(this, call);
+  }
+
+  /** Null for the standalone table, which tracks nothing. */
+  Tracking tracking() {
+    return tracking;
+  }
+
+  /** Null for the standalone table, which relieves nothing. */
+  Relief relief() {
+    return relief;
   }
 
   /**
