@@ -42,22 +42,23 @@ pub(super) fn register(r: &mut Registry) {
 
 /// Products of at least this many multiply-adds use every core; below it the
 /// hand-off to other threads costs more than it saves.
-const PAR_MIN_MACS: usize = 1 << 21;
+pub(super) const PAR_MIN_MACS: usize = 1 << 21;
 
 /// One matrix product `op(a) · op(b)` of `m×k` by `k×n`, each operand stored
 /// row-major and transposed first when its flag says so.
 #[derive(Clone, Copy)]
-struct Product<'a, T> {
-    a: &'a [T],
-    ta: bool,
-    b: &'a [T],
-    tb: bool,
-    m: usize,
-    k: usize,
-    n: usize,
+pub(super) struct Product<'a, T> {
+    pub a: &'a [T],
+    pub ta: bool,
+    pub b: &'a [T],
+    pub tb: bool,
+    pub m: usize,
+    pub k: usize,
+    pub n: usize,
 }
 
-trait MatElem: Num {
+/// The element types of the matrix products (`Einsum` contracts through it too).
+pub(super) trait MatElem: Num {
     /// Writes every element of `out` (`m×n`, row-major).
     fn gemm(p: Product<'_, Self>, out: &mut [Self], parallel: bool);
 }

@@ -8,6 +8,7 @@ mod cast;
 mod cnn;
 mod compare;
 mod decomp;
+mod einsum;
 mod halves;
 mod infer;
 mod linalg;
@@ -171,6 +172,7 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     shape::register(&mut r);
     linalg::register(&mut r);
     decomp::register(&mut r);
+    einsum::register(&mut r);
     nn::register(&mut r);
     cnn::register(&mut r);
     random::register(&mut r);

@@ -535,6 +535,12 @@ fn inference_agrees_with_every_kernel_on_every_small_input() {
         ("adj_x", eagerflow::AttrValue::Bool(true)),
         ("squeeze_dims", eagerflow::AttrValue::Ints(vec![-1])),
         ("data_format", eagerflow::AttrValue::Str("NCHW".into())),
+        ("equation", eagerflow::AttrValue::Str("ij,jk->ik".into())),
+        (
+            "equation",
+            eagerflow::AttrValue::Str("...i,...i->...".into()),
+        ),
+        ("equation", eagerflow::AttrValue::Str("ii->i".into())),
         ("keep_dims", eagerflow::AttrValue::Bool(true)),
         (
             "incompatible_shape_error",

@@ -12,6 +12,7 @@ mod cnn;
 mod common;
 mod compare_cast;
 mod decomp;
+mod einsum;
 mod halves;
 mod linalg;
 mod math;

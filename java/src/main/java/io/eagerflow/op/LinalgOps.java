@@ -29,6 +29,7 @@ public final class LinalgOps {
   private static final OpType TRIANGULAR_SOLVE = new OpType("MatrixTriangularSolve");
   private static final OpType QR = new OpType("Qr");
   private static final OpType SVD = new OpType("Svd");
+  private static final OpType EINSUM = new OpType("Einsum");
 
   private final Runner runner;
 
@@ -321,5 +322,37 @@ public final class LinalgOps {
     OperationBuilder b = runner.builder(SVD, input);
     OpOption.applyAll(b, options);
     return new Svd<>(b.build());
+  }
+
+  /**
+   * Sums of products over the labels of an Einstein summation {@code equation} [{@code Einsum}],
+   * for one or two operands: {@code "ij,jk->ik"} is a matrix product, {@code "bij,bkj->bik"} a
+   * batch product with the second operand transposed, {@code "ii->"} a trace, {@code "ii->i"} a
+   * diagonal, {@code "ij->j"} a sum, {@code "i,j->ij"} an outer product. Labels are ASCII letters;
+   * a label repeated in one operand takes its diagonal, one absent from the output is summed, one
+   * repeated in the output places values on a diagonal (zeros elsewhere). An ellipsis {@code ...}
+   * stands for dimensions that broadcast between the operands and must then appear in the output.
+   * As TensorFlow's op (not its Python {@code tf.einsum}), the output subscript is required: there
+   * is no implicit form.
+   *
+   * <pre>{@code tf.linalg.einsum(List.of(a, b), "...ij,...jk->...ik")}</pre>
+   *
+   * @param inputs one or two tensors of one dtype: {@link io.eagerflow.types.TFloat32}, {@link
+   *     io.eagerflow.types.TFloat64}, {@link io.eagerflow.types.TInt32}, {@link
+   *     io.eagerflow.types.TInt64}, {@link io.eagerflow.types.TFloat16} or {@link
+   *     io.eagerflow.types.TBfloat16}
+   * @param equation the subscripts, {@code "in0,in1->out"} or {@code "in0->out"}
+   * @return the result, of the shape the output subscript gives
+   * @throws IllegalArgumentException if the equation is malformed, names a different number of
+   *     operands, does not fit an operand's rank, gives one label two sizes, or the dimensions of
+   *     the ellipses do not broadcast
+   * @throws NullPointerException if {@code inputs}, one of its elements or {@code equation} is null
+   */
+  public <T extends TType> Operand<T> einsum(Iterable<Operand<T>> inputs, String equation) {
+    Objects.requireNonNull(inputs, "inputs");
+    Objects.requireNonNull(equation, "equation");
+    OperationBuilder b = runner.builder(EINSUM).addInputList(Runner.outputs(inputs, "inputs"));
+    b.setAttr("equation", equation);
+    return b.build().output(0);
   }
 }
